@@ -1,0 +1,92 @@
+# Kickline: set-up, checks and the dev server.  Every target sets up first, so on a fresh
+# Debian machine `make test` and `make serve` are all that is needed (see README.md).
+# Set-up is idempotent: each step reruns only when its inputs changed (stamp files).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# Stamps live inside what they describe, so deleting .venv or node_modules redoes the step.
+PY_STAMP := $(VENV)/.kickline-setup.stamp
+NPM_STAMP := client/node_modules/.kickline-setup.stamp
+
+LINT := $(BIN)/ruff check .
+TYPECHECK := $(BIN)/mypy
+PYTEST := $(BIN)/pytest -p no:cacheprovider
+
+.PHONY: help setup system-packages test lint typecheck serve wheel clean
+
+help:
+	@echo "make serve      run the server (embedded defaults) and serve the client"
+	@echo "make test       ruff, mypy and the whole pytest suite (CPython and Pyodide)"
+	@echo "make lint       ruff only"
+	@echo "make typecheck  mypy --strict only"
+	@echo "make wheel      build the rules wheel into client/build/"
+	@echo "make setup      what every target above does first"
+
+setup: $(PY_STAMP) $(NPM_STAMP) system-packages
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(PY_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --disable-pip-version-check --quiet -e '.[dev]'
+	touch $@
+
+# npm ci wipes node_modules (and with it the stamp) before installing the lock exactly.
+$(NPM_STAMP): client/package.json client/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		echo "cd client && npm ci"; \
+		(cd client && npm ci --no-audit --no-fund) && touch $@; \
+	else \
+		echo "make setup: npm not found; install Node.js 18+ for the client and the" \
+			"Pyodide tests (they skip without it, except under CI)"; \
+	fi
+
+# Debian packages some tests use: redis-server (optional backend; nothing depends on it)
+# and chromium (browser tests).  Only root can install; anyone else gets told what to run.
+system-packages:
+	@need=""; \
+	command -v redis-server >/dev/null 2>&1 || need="$$need redis-server"; \
+	[ -x /usr/bin/chromium ] || need="$$need chromium"; \
+	if [ -z "$$need" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "make setup: installing$$need"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get update -qq -o Acquire::Retries=3; \
+		apt-get install -y -qq -o Acquire::Retries=3$$need >/dev/null; \
+	else \
+		echo "make setup: missing system packages:$$need"; \
+		echo "  install them as root: apt-get update && apt-get install -y$$need"; \
+		echo "  (tests that need them will skip)"; \
+	fi
+
+# All three checks run even when one fails, so one run shows every problem; the exit
+# status is still non-zero if any failed.
+test: setup
+	@rc=0; \
+	echo "== $(LINT)"; $(LINT) || rc=1; \
+	echo "== $(TYPECHECK)"; $(TYPECHECK) || rc=1; \
+	echo "== $(PYTEST)"; $(PYTEST) || rc=1; \
+	exit $$rc
+
+lint: setup
+	$(LINT)
+
+typecheck: setup
+	$(TYPECHECK)
+
+wheel: setup
+	$(BIN)/python tools/build_wheel.py --out client/build
+
+# The client runs the rules wheel, so serve the one built from this working tree.
+serve: wheel
+	$(BIN)/kickline serve
+
+clean:
+	rm -rf client/build artifacts .pytest_cache .mypy_cache .ruff_cache build dist
+	find . -path ./$(VENV) -prune -o -path ./client/node_modules -prune \
+		-o -name __pycache__ -type d -prune -exec rm -rf {} +

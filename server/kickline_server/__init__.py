@@ -1,0 +1,1 @@
+"""Kickline's asyncio websocket server: match hosting, storage and transport."""

@@ -1,0 +1,212 @@
+"""One actor per live match: a task that owns a :class:`~.core.MatchCore`.
+
+The actor takes commands from a bounded inbox one at a time, hands each to the core
+with the wall-clock time, and carries out the effects in order: it writes every
+:class:`~.core.Persist` to the store (retrying while the store is unreachable) before
+any later :class:`~.core.Send` leaves, keeps the timers the core asks for, and keeps
+the match's lease alive.  It stops when the match is over, when the lease is lost,
+or when its task group is cancelled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import anyio
+from anyio.abc import TaskStatus
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+
+from .core import (
+    CancelTimer,
+    Command,
+    Disconnect,
+    Finished,
+    MatchCore,
+    Persist,
+    Send,
+    SetTimer,
+    TimerFired,
+)
+from .protocol import Code, Message, error
+from .store import LeaseLost, Store, StoreUnavailable, pack
+
+log = logging.getLogger(__name__)
+
+
+class Peer(Protocol):
+    """What the actor needs of a connection: an id and a non-blocking push."""
+
+    id: int
+
+    def push(self, message: Message) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ActorLimits:
+    inbox: int = 64
+    lease_ttl: float = 15.0
+    retry_min: float = 0.05
+    retry_max: float = 2.0
+
+
+@dataclass(slots=True)
+class Stats:
+    persists: int = 0
+    persist_seconds: float = 0.0
+    persist_bytes: int = 0
+    last_snapshot_bytes: int = 0
+    retries: int = 0
+    samples: list[float] = field(default_factory=list)
+
+
+class Actor:
+    """Runs one match.  Start with ``await tg.start(actor.run)``; feed with
+    :meth:`offer` (non-blocking, for client commands) or :meth:`put` (waits, for
+    commands that must not be dropped, like a disconnect)."""
+
+    def __init__(
+        self,
+        core: MatchCore,
+        store: Store,
+        *,
+        owner: str,
+        limits: ActorLimits = ActorLimits(),
+        clock: Callable[[], float] = time.time,
+        stats: Stats | None = None,
+    ) -> None:
+        self.core = core
+        self.store = store
+        self.owner = owner
+        self.limits = limits
+        self.clock = clock
+        self.stats = stats or Stats()
+        self.peers: dict[int, Peer] = {}
+        self.timers: dict[str, float] = {}
+        self.finished = False
+        self.stopped = anyio.Event()
+        self._send: MemoryObjectSendStream[tuple[Command, Peer | None]]
+        self._recv: MemoryObjectReceiveStream[tuple[Command, Peer | None]]
+        self._send, self._recv = anyio.create_memory_object_stream(limits.inbox)
+
+    @property
+    def match_id(self) -> str:
+        return self.core.match_id
+
+    def offer(self, cmd: Command, peer: Peer | None = None) -> bool:
+        """Queue a command; ``False`` if the inbox is full or the actor has stopped."""
+        try:
+            self._send.send_nowait((cmd, peer))
+        except (anyio.WouldBlock, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            return False
+        return True
+
+    async def put(self, cmd: Command, peer: Peer | None = None) -> None:
+        """Queue a command, waiting for room; does nothing once the actor stopped."""
+        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+            await self._send.send((cmd, peer))
+
+    async def run(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        try:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(self._keep_lease, tg.cancel_scope)
+                task_status.started()
+                try:
+                    await self._loop()
+                except LeaseLost:
+                    log.warning("match %s: lease lost, stopping", self.match_id)
+                tg.cancel_scope.cancel()
+        finally:
+            self._recv.close()
+            self.stopped.set()
+
+    async def _loop(self) -> None:
+        async with self._recv:
+            while not self.finished:
+                item: tuple[Command, Peer | None] | None = None
+                delay = min(self.timers.values(), default=math.inf) - self.clock()
+                with anyio.move_on_after(max(0.0, delay)):
+                    item = await self._recv.receive()
+                if item is None:
+                    await self._fire_due()
+                else:
+                    await self._handle(*item)
+
+    async def _fire_due(self) -> None:
+        now = self.clock()
+        for key, at in sorted(self.timers.items(), key=lambda kv: kv[1]):
+            if at <= now + 0.001 and key in self.timers:
+                await self._handle(TimerFired(key), None, at=max(now, at))
+
+    async def _handle(self, cmd: Command, peer: Peer | None, at: float | None = None) -> None:
+        if peer is not None:
+            self.peers.setdefault(peer.id, peer)
+        try:
+            effects = self.core.handle(cmd, self.clock() if at is None else at)
+        except Exception:
+            log.exception("match %s: command %r failed", self.match_id, cmd)
+            if peer is not None:
+                peer.push(error(Code.INTERNAL, "the server failed on this command"))
+            return
+        for e in effects:
+            if isinstance(e, Persist):
+                await self._persist(e)
+            elif isinstance(e, Send):
+                target = self.peers.get(e.conn)
+                if target is not None:
+                    target.push(e.message)
+            elif isinstance(e, SetTimer):
+                self.timers[e.key] = e.at
+            elif isinstance(e, CancelTimer):
+                self.timers.pop(e.key, None)
+            elif isinstance(e, Finished):
+                self.finished = True
+        if isinstance(cmd, Disconnect):
+            self.peers.pop(cmd.conn, None)
+        elif peer is not None and peer.id not in self.core.conns:
+            self.peers.pop(peer.id, None)
+
+    async def _persist(self, e: Persist) -> None:
+        snapshot = pack(e.snapshot)
+        entries = [pack(x) for x in e.entries]
+        delay = self.limits.retry_min
+        while True:
+            t0 = time.perf_counter()
+            try:
+                await self.store.save(self.match_id, snapshot, entries, e.start,
+                                      finished=e.finished, owner=self.owner)
+            except StoreUnavailable as exc:
+                self.stats.retries += 1
+                log.warning("match %s: store unavailable (%s); retrying in %.2fs",
+                            self.match_id, exc, delay)
+                await anyio.sleep(delay)
+                delay = min(delay * 2, self.limits.retry_max)
+                continue
+            dt = time.perf_counter() - t0
+            s = self.stats
+            s.persists += 1
+            s.persist_seconds += dt
+            s.persist_bytes += len(snapshot) + sum(map(len, entries))
+            s.last_snapshot_bytes = len(snapshot)
+            if len(s.samples) < 100_000:
+                s.samples.append(dt)
+            return
+
+    async def _keep_lease(self, scope: anyio.CancelScope) -> None:
+        ttl = self.limits.lease_ttl
+        while True:
+            await anyio.sleep(ttl / 3)
+            try:
+                held = await self.store.acquire(self.match_id, self.owner, ttl)
+            except StoreUnavailable:
+                continue
+            if not held:
+                log.warning("match %s: lease taken by another server", self.match_id)
+                self.finished = True
+                scope.cancel()
+                return

@@ -1,0 +1,183 @@
+"""Wiring: store, identities, lobby, actors and the websocket/HTTP listener.
+
+:func:`run_server` runs one server until ``shutdown`` is set (or it is cancelled),
+then stops in stages: stop accepting, close every connection (1001), let the actors
+finish the command in hand (every answered command is already persisted), cancel
+them and release their leases, close the store.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import logging
+import mimetypes
+import os
+from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import anyio
+from anyio.abc import TaskStatus
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from .actor import Stats
+from .identity import Tokens, load_secret, load_server_id
+from .lobby import Lobby, LobbyLimits
+from .store import Store
+from .store_redis import RedisStore
+from .store_sqlite import SqliteStore
+from .transport import TransportLimits, serve_connection
+
+log = logging.getLogger(__name__)
+
+CLIENT_DIR = Path(__file__).resolve().parents[2] / "client"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    data_dir: Path = Path("kickline-data")
+    redis_url: str | None = None
+    secret: str | None = None
+    client_dir: Path | None = CLIENT_DIR
+    max_connections_per_address: int = 64
+    ping_interval: float | None = 20.0
+    sqlite_synchronous: str = "FULL"
+    transport: TransportLimits = field(default_factory=TransportLimits)
+    lobby: LobbyLimits = field(default_factory=LobbyLimits)
+    fixed_seed: bytes | None = field(default=None, repr=False)
+    """Test only: every match uses this dice seed.  Never reachable from a client."""
+
+
+class DataDirInUse(RuntimeError):
+    """Another server process holds this data directory."""
+
+
+@asynccontextmanager
+async def _data_dir_lock(data_dir: Path) -> AsyncIterator[None]:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(data_dir / "server.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise DataDirInUse(f"another kickline server is using {data_dir}") from None
+        yield
+    finally:
+        os.close(fd)
+
+
+async def open_store(config: ServerConfig) -> Store:
+    if config.redis_url:
+        store = RedisStore(config.redis_url)
+        await store.ping()
+        return store
+    return SqliteStore(config.data_dir / "kickline.sqlite3",
+                       synchronous=config.sqlite_synchronous)
+
+
+def _static(root: Path, path: str) -> Response | None:
+    rel = "index.html" if path in ("", "/") else path.lstrip("/")
+    try:
+        target = (root / rel).resolve()
+        if target.is_dir():
+            target = target / "index.html"
+        target.relative_to(root.resolve())
+        body = target.read_bytes() if target.is_file() else None
+    except (ValueError, OSError):
+        body = None
+    if body is None:
+        return None
+    ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+    headers = Headers([("Content-Type", ctype), ("Content-Length", str(len(body))),
+                       ("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff")])
+    return Response(200, "OK", headers, body)
+
+
+async def run_server(
+    config: ServerConfig,
+    shutdown: anyio.Event | None = None,
+    *,
+    stats: Stats | None = None,
+    task_status: TaskStatus[int] = anyio.TASK_STATUS_IGNORED,
+) -> None:
+    """Serve until ``shutdown`` is set; reports the bound port through ``task_status``."""
+    shutdown = shutdown or anyio.Event()
+    async with _data_dir_lock(config.data_dir):
+        tokens = Tokens(load_secret(config.data_dir, config.secret))
+        owner = load_server_id(config.data_dir)
+        store = await open_store(config)
+        try:
+            await _serve(config, shutdown, store, tokens, owner, stats or Stats(), task_status)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await store.aclose()
+
+
+async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, tokens: Tokens,
+                 owner: str, stats: Stats, task_status: TaskStatus[int]) -> None:
+    per_address: Counter[str] = Counter()
+    async with anyio.create_task_group() as actors:
+        lobby = Lobby(store, tokens, actors, owner=owner, limits=config.lobby,
+                      fixed_seed=config.fixed_seed, stats=stats)
+        recovered = await lobby.recover()
+        if recovered:
+            log.info("resumed %d unfinished matches", recovered)
+        await actors.start(lobby.adopt)
+
+        def process_request(conn: ServerConnection, request: Request) -> Response | None:
+            path = request.path.split("?", 1)[0]
+            if path == "/healthz":
+                return conn.respond(200, json.dumps({
+                    "ok": True, "matches": len(lobby.actors),
+                    "connections": sum(per_address.values())}) + "\n")
+            if request.headers.get("Upgrade", "").lower() == "websocket":
+                if path != "/ws":
+                    return conn.respond(404, "the websocket endpoint is /ws\n")
+                if per_address[_address(conn)] >= config.max_connections_per_address:
+                    return conn.respond(429, "too many connections from your address\n")
+                return None
+            if config.client_dir is not None:
+                found = _static(config.client_dir, path)
+                if found is not None:
+                    return found
+            return conn.respond(404, "not found\n")
+
+        async def handler(ws: ServerConnection) -> None:
+            addr = _address(ws)
+            per_address[addr] += 1
+            try:
+                await serve_connection(ws, lobby, config.transport)
+            finally:
+                per_address[addr] -= 1
+                if per_address[addr] <= 0:
+                    del per_address[addr]
+
+        async with serve(
+            handler, config.host, config.port, process_request=process_request,
+            max_size=config.transport.max_frame, max_queue=16,
+            ping_interval=config.ping_interval, ping_timeout=config.ping_interval,
+            close_timeout=config.transport.close_timeout,
+        ) as server:
+            port = int(next(iter(server.sockets)).getsockname()[1])
+            log.info("kickline server listening on %s:%d", config.host, port)
+            task_status.started(port)
+            await shutdown.wait()
+            log.info("shutting down: closing listener and connections")
+            lobby.accepting = False
+            server.close(close_connections=True)
+            with anyio.move_on_after(config.transport.close_timeout + 1):
+                await server.wait_closed()
+        log.info("stopping %d match actors", len(lobby.actors))
+        actors.cancel_scope.cancel()
+
+
+def _address(conn: ServerConnection) -> str:
+    remote = conn.remote_address
+    return str(remote[0]) if remote else "?"

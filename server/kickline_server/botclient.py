@@ -1,0 +1,178 @@
+"""A bot that plays one match over the network, through the browser's protocol.
+
+:func:`play` connects, says hello (keeping the token it is given), creates, joins
+or quick-matches a match, answers every prompt that lists legal decisions with the
+ruleset's bot, reconnects on its own (same token, ``open`` with the next event
+index it has not seen) when the connection drops, and returns the ``over`` message.
+
+Decision ids are ``"<seat>:<version>"`` and, with a ``seed``, the choice made at a
+version is a pure function of ``(seed, seat, version)``: a decision resent after a
+reconnect is the same decision with the same id, so the server answers it instead
+of applying it twice, and a whole match is reproducible from the seeds.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from . import games
+from .protocol import PROTOCOL_VERSIONS, Message, decode_reply, encode
+
+log = logging.getLogger(__name__)
+
+
+class BotError(Exception):
+    """The server refused the bot's lobby request (bad config, unknown code...)."""
+
+
+@dataclass(slots=True)
+class BotState:
+    token: str | None = None
+    match: str | None = None
+    seat: int | None = None
+    code: str | None = None
+    cursor: int = 0
+    decisions: int = 0
+    reconnects: int = 0
+    events: list[Any] = field(default_factory=list)
+    round_trips: list[float] = field(default_factory=list)
+
+
+async def play(
+    url: str,
+    *,
+    how: str = "quick",
+    code: str | None = None,
+    game: str = "kickline",
+    config: Mapping[str, Any] | None = None,
+    strategy: str = "random",
+    name: str = "bot",
+    seed: str | None = None,
+    clock: Mapping[str, Any] | None = None,
+    private: bool = False,
+    max_reconnects: int = 50,
+    on_code: Callable[[str, str], None] | None = None,
+    state: BotState | None = None,
+    drop_after: int | None = None,
+) -> Message:
+    """Play one match; returns the server's ``over`` message.
+
+    ``how`` is ``"quick"``, ``"create"`` or ``"join"`` (with ``code``).  ``on_code``
+    is called with ``(match, invite code)`` once a created match exists.
+    ``drop_after`` (tests) drops the connection once after that many decisions."""
+    if how not in ("quick", "create", "join"):
+        raise ValueError("how is quick, create or join")
+    bot = games.get(game).bots[strategy]
+    seed = seed if seed is not None else secrets.token_hex(8)
+    st = state or BotState()
+    delay = 0.05
+    while True:
+        try:
+            async with connect(url, max_size=None, open_timeout=10) as ws:
+                over = await _session(ws, st, how=how, code=code, game=game,
+                                      config=dict(config or {}), bot=bot, name=name, seed=seed,
+                                      clock=clock, private=private, on_code=on_code,
+                                      drop_after=drop_after)
+                if over is not None:
+                    return over
+                drop_after = None
+        except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError) as exc:
+            log.info("bot %s: connection lost (%s); reconnecting", name, exc)
+        st.reconnects += 1
+        if st.reconnects > max_reconnects:
+            raise BotError(f"gave up after {max_reconnects} reconnects")
+        await anyio.sleep(delay)
+        delay = min(delay * 2, 2.0)
+
+
+async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | None,
+                   game: str, config: dict[str, Any], bot: games.Bot, name: str, seed: str,
+                   clock: Mapping[str, Any] | None, private: bool,
+                   on_code: Callable[[str, str], None] | None,
+                   drop_after: int | None) -> Message | None:
+    async def send(msg: Message) -> None:
+        await ws.send(encode(msg))
+
+    hello: Message = {"t": "hello", "versions": list(PROTOCOL_VERSIONS)}
+    if st.token:
+        hello["token"] = st.token
+    else:
+        hello["name"] = name
+    await send(hello)
+    welcome = decode_reply(await ws.recv())
+    if welcome["t"] != "welcome":
+        raise BotError(f"hello refused: {welcome}")
+    st.token = welcome["token"]
+    if st.match is not None:
+        await send({"t": "open", "id": f"open:{st.reconnects}", "match": st.match,
+                    "since": st.cursor})
+    elif how == "create":
+        req: Message = {"t": "create", "id": "lobby", "game": game, "config": config,
+                        "private": private}
+        if clock:
+            req["clock"] = dict(clock)
+        await send(req)
+    elif how == "join":
+        await send({"t": "join", "id": "lobby", "code": code or ""})
+    else:
+        req = {"t": "quick", "id": "lobby", "game": game, "config": config}
+        if clock:
+            req["clock"] = dict(clock)
+        await send(req)
+    pending: dict[str, float] = {}
+    async for frame in ws:
+        msg = decode_reply(frame)
+        t = msg["t"]
+        if t == "ack" and "match" in msg and st.match is None:
+            st.match, st.seat = msg["match"], msg.get("seat")
+            st.code = msg.get("code")
+            if on_code is not None and st.code and how == "create":
+                on_code(msg["match"], st.code)
+        elif t == "ack" and "version" in msg:
+            sent = pending.pop(str(msg["re"]), None)
+            if sent is not None:
+                st.round_trips.append(anyio.current_time() - sent)
+        elif t == "matched":
+            st.match, st.seat = msg["match"], msg["seat"]
+        elif t == "error":
+            if msg.get("re") in ("lobby",) or msg["code"] in ("not_found", "bad_config"):
+                raise BotError(f"{msg['code']}: {msg['message']}")
+            if msg.get("legal") and msg.get("version") is not None:
+                await _decide(send, st, bot, seed, msg["version"], msg["view"], msg["legal"],
+                              pending)
+        elif t == "prompt":
+            if msg["match"] != st.match:
+                continue
+            st.seat = msg["seat"]
+            st.events.extend(msg["events"])
+            st.cursor = msg["next"]
+            if msg["legal"]:
+                await _decide(send, st, bot, seed, msg["version"], msg["view"], msg["legal"],
+                              pending)
+                if drop_after is not None and st.decisions >= drop_after:
+                    ws.transport.abort()  # an abrupt drop, as a network failure would be
+                    return None
+        elif t == "over" and msg["match"] == st.match:
+            return msg
+    return None
+
+
+async def _decide(send: Callable[[Message], Any], st: BotState, bot: games.Bot, seed: str,
+                  version: int, view: Any, legal: list[str],
+                  pending: dict[str, float]) -> None:
+    rng = random.Random(f"{seed}:{st.seat}:{version}")
+    choice = bot(view, legal, rng)
+    rid = f"{st.seat}:{version}"
+    pending[rid] = anyio.current_time()
+    st.decisions += 1
+    await send({"t": "decide", "id": rid, "match": st.match, "version": version,
+                "decision": choice, "seat": st.seat})

@@ -1,0 +1,745 @@
+"""The sans-I/O match core: commands in, effects out.
+
+One :class:`MatchCore` holds one match: its seats, the ruleset's state, the log of
+everything applied, the clocks, and which connections watch which seat.  It has no
+sockets, no clock and no randomness of its own: the caller passes ``now`` (wall-clock
+seconds) with every command, and the dice come from ``random.Random(seed)`` where
+``seed`` is the match's secret seed, held here and revealed when the match ends.
+
+Driving contract:
+
+1. Build a core (``MatchCore(...)`` for a new match, ``MatchCore.restore(...)`` from a
+   stored snapshot and log), then call ``handle(Sit(...), now)`` for each seat taken;
+   the match starts when both seats are held.  After a restore, call
+   ``handle(Resume(), now)`` first.
+2. Every ``handle(command, now)`` returns a list of effects, to carry out **in order**:
+   a :class:`Persist` always comes first and must be durable before any later
+   :class:`Send` goes out (persist before answering).  :class:`SetTimer` asks for
+   ``handle(TimerFired(key), at)`` at wall time ``at``; a later :class:`SetTimer` with the
+   same key replaces it and :class:`CancelTimer` drops it.  :class:`Finished` says the
+   match is over (its connections may still be answered).
+3. Connections are small integers chosen by the host: ``Connect`` attaches one to a
+   seat (or as a spectator), ``Disconnect`` detaches it.  The core never closes them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from kickline.game import Game, Outcome, Plain
+
+from .games import Bot
+from .protocol import Code, Message, MsgId, error
+
+FORMAT: Final = 1
+"""Snapshot format version."""
+
+ERROR_CODES: Final = {
+    "MalformedDecision": Code.MALFORMED_DECISION,
+    "IllegalDecision": Code.ILLEGAL_DECISION,
+    "StaleVersion": Code.STALE_VERSION,
+}
+"""How a ruleset's ``ValueError`` subclasses (matched by class name) map to error codes."""
+
+MAX_STEPS: Final = 100_000
+"""Most chance/bot steps the core applies for one command (guards a looping ruleset)."""
+
+
+# --- values --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """Time control: each decision gets ``decision`` seconds free, then draws on the
+    seat's ``bank``; when both are spent the server plays the default decision (the
+    first legal one, in sorted order).  ``max_timeouts`` timeouts in a row forfeit."""
+
+    decision: float = 30.0
+    bank: float = 300.0
+    max_timeouts: int = 3
+
+    def plain(self) -> Plain:
+        return {"decision": self.decision, "bank": self.bank, "max_timeouts": self.max_timeouts}
+
+    @staticmethod
+    def from_plain(p: Plain) -> Clock:
+        return Clock(decision=p["decision"], bank=p["bank"], max_timeouts=p["max_timeouts"])
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    player: str
+    name: str
+    bot: str | None = None
+
+    def plain(self) -> Plain:
+        return {"player": self.player, "name": self.name, "bot": self.bot}
+
+
+# --- commands --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Sit:
+    """``player`` takes ``seat`` (``bot`` names a server-side bot playing it); ``conn``,
+    if given, is attached to the seat and acknowledged with ``re``."""
+
+    seat: int
+    player: str
+    name: str
+    bot: str | None = None
+    conn: int | None = None
+    re: MsgId | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Connect:
+    """Attach ``conn`` to ``player``'s seat (or as a spectator when ``watch``), and send
+    it the events from index ``since`` on."""
+
+    conn: int
+    player: str | None
+    since: int = 0
+    watch: bool = False
+    re: MsgId | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    conn: int
+
+
+@dataclass(frozen=True, slots=True)
+class Decide:
+    conn: int
+    player: str
+    re: MsgId
+    version: int
+    decision: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    conn: int
+    player: str
+    re: MsgId
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TimerFired:
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """After a restore: restart the clocks of owed decisions and the grace windows."""
+
+
+Command = Sit | Connect | Disconnect | Decide | Resign | TimerFired | Resume
+
+
+# --- effects ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Persist:
+    """Append ``entries`` to the match log at index ``start`` and replace the snapshot,
+    atomically."""
+
+    snapshot: Plain
+    entries: list[Plain]
+    start: int
+    finished: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    conn: int
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class SetTimer:
+    key: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class CancelTimer:
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    result: Plain
+
+
+Effect = Persist | Send | SetTimer | CancelTimer | Finished
+
+
+# --- dice ---------------------------------------------------------------------------
+
+
+def commitment(seed: bytes) -> str:
+    """The hash commitment sent at match start: ``sha256(seed)`` in hex."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def dice(seed: bytes) -> random.Random:
+    """The match's dice: ``random.Random`` seeded with the seed read as a big-endian
+    unsigned integer."""
+    return random.Random(int.from_bytes(seed, "big"))
+
+
+def sample(rng: random.Random, outcomes: Sequence[Outcome]) -> tuple[str, int]:
+    """One chance outcome: ``r = rng.randrange(total weight)``, then the first outcome,
+    in the order the ruleset lists them, whose cumulative weight exceeds ``r``.
+    Returns ``(value, total)``."""
+    total = sum(o.weight for o in outcomes)
+    if total <= 0:
+        raise ValueError("chance outcomes with no weight")
+    r = rng.randrange(total)
+    for o in outcomes:
+        if r < o.weight:
+            return o.value, total
+        r -= o.weight
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def verify(game: Game, config: Mapping[str, Plain], seed: bytes, log: Sequence[Plain]) -> Any:
+    """Replay a finished match's public log and check every roll against ``seed``.
+
+    Returns the final state; raises ``ValueError`` on the first roll that does not
+    match.  This is the check a player runs after the seed is revealed."""
+    rng = dice(seed)
+    state = game.setup(config)
+    for i, entry in enumerate(log):
+        if entry["k"] == "d":
+            state, _ = game.apply(state, entry["s"], entry["d"])
+        elif entry["k"] == "c":
+            value, _ = sample(rng, game.chance_outcomes(state))
+            if value != entry["o"]:
+                raise ValueError(f"log entry {i}: the seed gives {value!r}, log says "
+                                 f"{entry['o']!r}")
+            state, _ = game.apply_chance(state, value)
+    return state
+
+
+# --- the core -----------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Conn:
+    seat: int | None
+    cursor: int
+
+
+@dataclass(slots=True)
+class _Pending:
+    """What one ``handle`` call has decided to do, gathered then ordered."""
+
+    dirty: bool = False
+    broadcast: bool = False
+    sends: list[Send] = field(default_factory=list)
+    finished: Plain | None = None
+
+
+class MatchCore:
+    """One match.  See the module docstring for the driving contract."""
+
+    def __init__(
+        self,
+        game: Game,
+        bots: Mapping[str, Bot],
+        *,
+        match_id: str,
+        config: Mapping[str, Plain],
+        seed: bytes,
+        now: float,
+        clock: Clock = Clock(),
+        grace: float = 60.0,
+        waiting_ttl: float = 3600.0,
+        reply_cache: int = 64,
+        meta: Mapping[str, Plain] | None = None,
+    ) -> None:
+        self.game = game
+        self.bots = bots
+        self.match_id = match_id
+        self.config = dict(config)
+        self.seed = seed
+        self.commit = commitment(seed)
+        self.clock = clock
+        self.grace = grace
+        self.waiting_ttl = waiting_ttl
+        self.reply_cache = reply_cache
+        self.meta: dict[str, Plain] = dict(meta or {})
+        self.created = now
+        self.status = "waiting"  # waiting | playing | over
+        self.seats: list[SeatInfo | None] = [None, None]
+        self.state: Any = None
+        self.result: Plain | None = None
+        self.log: list[Plain] = []
+        self.events: list[Plain] = []
+        self.persisted = 0
+        self.rng = dice(seed)
+        self.bank = [clock.bank, clock.bank]
+        self.timeouts = [0, 0]
+        self.owed: dict[int, float] = {}
+        self.absent: dict[int, float] = {}
+        self.replies: OrderedDict[str, Message] = OrderedDict()
+        self.conns: dict[int, _Conn] = {}
+        self.timers: dict[str, float] = {}
+
+    # -- persistence --
+
+    def snapshot(self) -> Plain:
+        return {
+            "format": FORMAT,
+            "match": self.match_id,
+            "game": self.game.name,
+            "config": self.config,
+            "seed": self.seed,
+            "clock": self.clock.plain(),
+            "meta": self.meta,
+            "created": self.created,
+            "status": self.status,
+            "seats": [s.plain() if s else None for s in self.seats],
+            "state": None if self.state is None else self.game.to_plain(self.state),
+            "result": self.result,
+            "log_len": len(self.log),
+            "bank": list(self.bank),
+            "timeouts": list(self.timeouts),
+            "replies": [[k, v] for k, v in self.replies.items()],
+        }
+
+    @classmethod
+    def restore(
+        cls,
+        game: Game,
+        bots: Mapping[str, Bot],
+        snapshot: Plain,
+        log: Sequence[Plain],
+        *,
+        grace: float = 60.0,
+        waiting_ttl: float = 3600.0,
+        reply_cache: int = 64,
+    ) -> MatchCore:
+        """Rebuild a core from its last snapshot and its log (entries past the
+        snapshot's ``log_len`` are ignored: they were never acknowledged)."""
+        if snapshot.get("format") != FORMAT or snapshot.get("game") != game.name:
+            raise ValueError("snapshot is not of this format or game")
+        core = cls(
+            game, bots, match_id=snapshot["match"], config=snapshot["config"],
+            seed=bytes(snapshot["seed"]), now=snapshot["created"],
+            clock=Clock.from_plain(snapshot["clock"]), grace=grace, waiting_ttl=waiting_ttl,
+            reply_cache=reply_cache, meta=snapshot["meta"],
+        )
+        core.status = snapshot["status"]
+        core.seats = [SeatInfo(**s) if s else None for s in snapshot["seats"]]
+        if snapshot["state"] is not None:
+            core.state = game.from_plain(snapshot["state"])
+        core.result = snapshot["result"]
+        core.log = list(log[: snapshot["log_len"]])
+        if len(core.log) != snapshot["log_len"]:
+            raise ValueError("the log is shorter than the snapshot says")
+        for entry in core.log:
+            core.events.extend(entry.get("e", ()))
+            if entry["k"] == "c":
+                core.rng.randrange(entry["w"])
+        core.persisted = len(core.log)
+        core.bank = list(snapshot["bank"])
+        core.timeouts = list(snapshot["timeouts"])
+        core.replies = OrderedDict((k, v) for k, v in snapshot["replies"])
+        return core
+
+    # -- queries --
+
+    def seat_of(self, player: str | None) -> int | None:
+        for s, info in enumerate(self.seats):
+            if info is not None and player is not None and info.player == player:
+                return s
+        return None
+
+    def to_act(self) -> tuple[str, tuple[int, ...], bool]:
+        if self.status != "playing":
+            return ("over" if self.status == "over" else "waiting", (), False)
+        ta = self.game.to_act(self.state)
+        return ta.kind, tuple(ta.seats), ta.secret
+
+    def public_log(self) -> list[Plain]:
+        """The log without events: what a player needs to verify the dice."""
+        return [{k: v for k, v in e.items() if k != "e"} for e in self.log]
+
+    # -- the one entry point --
+
+    def handle(self, cmd: Command, now: float) -> list[Effect]:
+        p = _Pending()
+        if isinstance(cmd, Sit):
+            self._sit(cmd, now, p)
+        elif isinstance(cmd, Connect):
+            self._connect(cmd, now, p)
+        elif isinstance(cmd, Disconnect):
+            self._disconnect(cmd, now, p)
+        elif isinstance(cmd, Decide):
+            self._decide(cmd, now, p)
+        elif isinstance(cmd, Resign):
+            self._resign(cmd, now, p)
+        elif isinstance(cmd, TimerFired):
+            self._timer(cmd, now, p)
+        elif isinstance(cmd, Resume):
+            self._resume(now, p)
+        return self._effects(p, now)
+
+    # -- commands --
+
+    def _sit(self, cmd: Sit, now: float, p: _Pending) -> None:
+        problem = None
+        if self.status != "waiting" or self.seats[cmd.seat] is not None:
+            problem = error(Code.MATCH_FULL, f"seat {cmd.seat} is not free", cmd.re,
+                            match=self.match_id)
+        elif cmd.bot is not None and cmd.bot not in self.bots:
+            problem = error(Code.UNKNOWN_BOT, f"no bot called {cmd.bot!r}", cmd.re)
+        if problem is not None:
+            if cmd.conn is None:
+                raise ValueError(problem["message"])
+            p.sends.append(Send(cmd.conn, problem))
+            return
+        self.seats[cmd.seat] = SeatInfo(cmd.player, cmd.name, cmd.bot)
+        p.dirty = True
+        if cmd.conn is not None:
+            self.conns[cmd.conn] = _Conn(cmd.seat, 0)
+            if cmd.re is not None:
+                p.sends.append(Send(cmd.conn, {
+                    "t": "ack", "re": cmd.re, "match": self.match_id, "seat": cmd.seat,
+                    "code": self.meta.get("code")}))
+            self._prompt_to(cmd.conn, p)
+        if all(self.seats):
+            self.status = "playing"
+            self.state = self.game.setup(self.config)
+            for s in self._humans():
+                if not self._connected(s):
+                    self.absent[s] = now
+            self._advance(now, p)
+
+    def _connect(self, cmd: Connect, now: float, p: _Pending) -> None:
+        seat = None if cmd.watch else self.seat_of(cmd.player)
+        if not cmd.watch and seat is None:
+            p.sends.append(Send(cmd.conn, error(
+                Code.NOT_YOUR_SEAT, "you hold no seat in this match", cmd.re,
+                match=self.match_id)))
+            return
+        since = max(0, min(cmd.since, len(self.events)))
+        self.conns[cmd.conn] = _Conn(seat, since)
+        if cmd.re is not None:
+            p.sends.append(Send(cmd.conn, {"t": "ack", "re": cmd.re, "match": self.match_id,
+                                           "seat": seat}))
+        if seat is not None and seat in self.absent:
+            del self.absent[seat]
+            self._presence(seat, "connected", p)
+        self._prompt_to(cmd.conn, p)
+        if self.status == "over":
+            p.sends.append(Send(cmd.conn, self._over_message()))
+
+    def _disconnect(self, cmd: Disconnect, now: float, p: _Pending) -> None:
+        conn = self.conns.pop(cmd.conn, None)
+        if conn is None or conn.seat is None:
+            return
+        seat = conn.seat
+        if self.status == "playing" and not self._connected(seat) and seat in self._humans():
+            self.absent[seat] = now
+            self._presence(seat, "reconnecting", p)
+
+    def _decide(self, cmd: Decide, now: float, p: _Pending) -> None:
+        if self._replay(cmd.conn, cmd.player, cmd.re, p):
+            return
+        seat = self._check_seat(cmd.conn, cmd.player, cmd.re, cmd.seat, p)
+        if seat is None:
+            return
+        kind, seats, _ = self.to_act()
+        if kind != "decide" or seat not in seats:
+            self._refuse(cmd.conn, seat, Code.NOT_YOUR_TURN,
+                         f"seat {seat} owes no decision now", cmd.re, p)
+            return
+        try:
+            self._apply(seat, cmd.decision, cmd.version, "p", now)
+        except ValueError as exc:
+            code = ERROR_CODES.get(type(exc).__name__, Code.ILLEGAL_DECISION)
+            self._refuse(cmd.conn, seat, code, str(exc), cmd.re, p)
+            return
+        self.timeouts[seat] = 0
+        self._ack(cmd.conn, cmd.player, cmd.re, p)
+        self._advance(now, p)
+
+    def _resign(self, cmd: Resign, now: float, p: _Pending) -> None:
+        if self._replay(cmd.conn, cmd.player, cmd.re, p):
+            return
+        seat = self._check_seat(cmd.conn, cmd.player, cmd.re, cmd.seat, p)
+        if seat is None:
+            return
+        self.log.append({"k": "r", "s": seat})
+        self._ack(cmd.conn, cmd.player, cmd.re, p)
+        self._finish({"winner": 1 - seat, "score": None, "reason": "resigned", "seat": seat}, p)
+
+    def _timer(self, cmd: TimerFired, now: float, p: _Pending) -> None:
+        at = self._desired_timers().get(cmd.key)
+        if at is None or at > now:
+            return  # stale: cancelled or moved since it was set
+        kind, _, arg = cmd.key.partition(":")
+        if kind == "expire":
+            self._finish({"winner": None, "score": None, "reason": "expired"}, p)
+        elif kind == "grace":
+            seat = int(arg)
+            others = [s for s in self._humans() if s != seat and s in self.absent]
+            if others:
+                self._finish({"winner": None, "score": None, "reason": "abandoned"}, p)
+            else:
+                self.log.append({"k": "f", "s": seat, "why": "gone"})
+                self._finish({"winner": 1 - seat, "score": None, "reason": "gone",
+                              "seat": seat}, p)
+        elif kind == "clock":
+            seat = int(arg)
+            self.bank[seat] = 0.0
+            self.timeouts[seat] += 1
+            p.dirty = True
+            if self.timeouts[seat] >= self.clock.max_timeouts:
+                self.log.append({"k": "f", "s": seat, "why": "timeouts"})
+                self._finish({"winner": 1 - seat, "score": None, "reason": "timeouts",
+                              "seat": seat}, p)
+                return
+            default = self.game.legal(self.state, seat)[0]
+            self._apply(seat, default, None, "t", now)
+            self._advance(now, p)
+
+    def _resume(self, now: float, p: _Pending) -> None:
+        if self.status != "playing":
+            return
+        self.owed = {}
+        self.absent = {s: now for s in self._humans() if not self._connected(s)}
+        self._advance(now, p)
+
+    # -- helpers --
+
+    def _humans(self) -> list[int]:
+        return [s for s, i in enumerate(self.seats) if i is not None and i.bot is None]
+
+    def _connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.conns.values())
+
+    def _key(self, player: str, re: MsgId) -> str:
+        return f"{player}|{type(re).__name__}|{re}"
+
+    def _replay(self, conn: int, player: str, re: MsgId, p: _Pending) -> bool:
+        cached = self.replies.get(self._key(player, re))
+        if cached is None:
+            return False
+        p.sends.append(Send(conn, cached))
+        if conn in self.conns:
+            self._prompt_to(conn, p)
+        return True
+
+    def _ack(self, conn: int, player: str, re: MsgId, p: _Pending) -> None:
+        reply: Message = {"t": "ack", "re": re, "match": self.match_id,
+                          "version": self._version()}
+        self.replies[self._key(player, re)] = reply
+        while len(self.replies) > self.reply_cache:
+            self.replies.popitem(last=False)
+        p.sends.append(Send(conn, reply))
+
+    def _check_seat(self, conn: int, player: str, re: MsgId, seat: int | None,
+                    p: _Pending) -> int | None:
+        held = self.seat_of(player)
+        if held is None or (seat is not None and seat != held):
+            p.sends.append(Send(conn, error(
+                Code.NOT_YOUR_SEAT, "your token does not hold that seat", re,
+                match=self.match_id)))
+            return None
+        if self.status == "waiting":
+            p.sends.append(Send(conn, error(
+                Code.NOT_STARTED, "the match has not started", re, match=self.match_id)))
+            return None
+        if self.status == "over":
+            p.sends.append(Send(conn, error(
+                Code.MATCH_OVER, "the match is over", re, match=self.match_id,
+                result=self.result)))
+            return None
+        return held
+
+    def _refuse(self, conn: int, seat: int, code: str, message: str, re: MsgId,
+                p: _Pending) -> None:
+        p.sends.append(Send(conn, error(
+            code, message, re, match=self.match_id, version=self._version(),
+            view=self.game.view(self.state, seat), legal=self._legal(seat))))
+
+    def _version(self) -> int | None:
+        return None if self.state is None else self.game.version(self.state)
+
+    def _legal(self, seat: int | None) -> list[str]:
+        kind, seats, _ = self.to_act()
+        if seat is None or kind != "decide" or seat not in seats:
+            return []
+        return list(self.game.legal(self.state, seat))
+
+    def _apply(self, seat: int, decision: str, version: int | None, by: str,
+               now: float) -> None:
+        """Apply one decision (raises the ruleset's ValueError, changing nothing)."""
+        before = self.game.version(self.state)
+        self.state, events = self.game.apply(self.state, seat, decision, version=version)
+        self.log.append({"k": "d", "s": seat, "d": decision, "v": before, "by": by,
+                         "e": events})
+        self.events.extend(events)
+        since = self.owed.pop(seat, None)
+        if since is not None and by == "p":
+            over = max(0.0, (now - since) - self.clock.decision)
+            self.bank[seat] = max(0.0, self.bank[seat] - over)
+
+    def _advance(self, now: float, p: _Pending) -> None:
+        """Apply chance and bot decisions until a human owes one or the match ends."""
+        p.dirty = p.broadcast = True
+        for _ in range(MAX_STEPS):
+            ta = self.game.to_act(self.state)
+            if ta.kind == "over":
+                result = dict(self.game.result(self.state) or {})
+                result.setdefault("reason", "played")
+                self._finish(result, p)
+                return
+            if ta.kind == "chance":
+                value, total = sample(self.rng, self.game.chance_outcomes(self.state))
+                self.state, events = self.game.apply_chance(self.state, value)
+                self.log.append({"k": "c", "o": value, "w": total, "e": events})
+                self.events.extend(events)
+                continue
+            bot_seats = [s for s in ta.seats if (i := self.seats[s]) and i.bot]
+            if bot_seats:
+                for s in bot_seats:
+                    self._bot_move(s, now)
+                continue
+            for s in list(self.owed):
+                if s not in ta.seats:
+                    del self.owed[s]
+            for s in ta.seats:
+                self.owed.setdefault(s, now)
+            return
+        raise RuntimeError("the ruleset did not reach a human decision")
+
+    def _bot_move(self, seat: int, now: float) -> None:
+        info = self.seats[seat]
+        assert info is not None and info.bot is not None
+        legal = list(self.game.legal(self.state, seat))
+        version = self.game.version(self.state)
+        rng = random.Random(self.seed + b"bot" + version.to_bytes(8, "big") + bytes([seat]))
+        choice = self.bots[info.bot](self.game.view(self.state, seat), legal, rng)
+        if choice not in legal:
+            choice = legal[0]
+        self._apply(seat, choice, None, "b", now)
+
+    def _finish(self, result: Plain, p: _Pending) -> None:
+        self.status = "over"
+        self.result = result
+        self.owed.clear()
+        self.absent.clear()
+        p.dirty = p.broadcast = True
+        p.finished = result
+
+    def _over_message(self) -> Message:
+        return {"t": "over", "match": self.match_id, "result": self.result,
+                "seed": self.seed.hex(), "commit": self.commit, "config": self.config,
+                "game": self.game.name, "log": self.public_log()}
+
+    def _presence(self, seat: int, state: str, p: _Pending) -> None:
+        for conn, c in self.conns.items():
+            if c.seat != seat:
+                p.sends.append(Send(conn, {"t": "presence", "match": self.match_id,
+                                           "seat": seat, "state": state}))
+
+    def _prompt_to(self, conn: int, p: _Pending,
+                   cache: dict[tuple[int | None, int], Message] | None = None) -> None:
+        c = self.conns[conn]
+        key = (c.seat, c.cursor)
+        msg = cache.get(key) if cache is not None else None
+        if msg is None:
+            msg = self._prompt(c.seat, c.cursor)
+            if cache is not None:
+                cache[key] = msg
+        c.cursor = len(self.events)
+        p.sends.append(Send(conn, msg))
+
+    def _prompt(self, seat: int | None, since: int) -> Message:
+        kind, seats, secret = self.to_act()
+        playing = self.state is not None
+        return {
+            "t": "prompt",
+            "match": self.match_id,
+            "game": self.game.name,
+            "seat": seat,
+            "status": self.status,
+            "version": self._version(),
+            "view": self.game.view(self.state, seat) if playing else None,
+            "events": self.game.redact(self.events[since:], seat) if playing else [],
+            "from": since,
+            "next": len(self.events),
+            "to_act": {"kind": kind, "seats": list(seats), "secret": secret},
+            "legal": self._legal(seat),
+            "clock": {
+                "decision": self.clock.decision,
+                "bank": [round(b, 3) for b in self.bank],
+                "deadline": [self._deadline(s) for s in (0, 1)],
+                "timeouts": list(self.timeouts),
+            },
+            "players": [None if i is None else {"name": i.name, "bot": i.bot}
+                        for i in self.seats],
+            "commit": self.commit,
+            "code": self.meta.get("code"),
+        }
+
+    def _deadline(self, seat: int) -> float | None:
+        since = self.owed.get(seat)
+        if since is None:
+            return None
+        return since + self.clock.decision + self.bank[seat]
+
+    def _desired_timers(self) -> dict[str, float]:
+        out: dict[str, float] = {}
+        if self.status == "waiting":
+            out["expire"] = self.created + self.waiting_ttl
+        elif self.status == "playing":
+            for s in self.owed:
+                if s in self._humans():
+                    out[f"clock:{s}"] = self._deadline(s) or 0.0
+            for s, since in self.absent.items():
+                out[f"grace:{s}"] = since + self.grace
+        return out
+
+    def _effects(self, p: _Pending, now: float) -> list[Effect]:
+        out: list[Effect] = []
+        if p.dirty:
+            entries = self.log[self.persisted:]
+            out.append(Persist(self.snapshot(), entries, self.persisted,
+                               self.status == "over"))
+            self.persisted = len(self.log)
+        out.extend(p.sends)
+        if p.broadcast:
+            cache: dict[tuple[int | None, int], Message] = {}
+            sends = _Pending()
+            for conn in self.conns:
+                self._prompt_to(conn, sends, cache)
+            if p.finished is not None:
+                over = self._over_message()
+                sends.sends.extend(Send(conn, over) for conn in self.conns)
+            out.extend(sends.sends)
+        want = self._desired_timers()
+        for key in sorted(self.timers.keys() - want.keys()):
+            out.append(CancelTimer(key))
+        for key in sorted(want):
+            if self.timers.get(key) != want[key]:
+                out.append(SetTimer(key, want[key]))
+        self.timers = want
+        if p.finished is not None:
+            out.append(Finished(p.finished))
+        return out

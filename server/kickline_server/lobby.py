@@ -1,0 +1,444 @@
+"""The lobby: identities at hello, and routing every other message.
+
+It creates matches (open or private, with an invite code), seats players by code,
+pairs quick-match requests (first come, first paired, same game and config), seats
+the ruleset's bots, attaches spectators, and forwards decisions to the match's
+:class:`~.actor.Actor`.  Every live match's actor runs in the task group the lobby
+is given; :meth:`Lobby.recover` reloads every unfinished match from the store.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+from anyio.abc import TaskGroup, TaskStatus
+
+from . import games
+from .actor import Actor, ActorLimits, Peer, Stats
+from .core import (
+    Clock,
+    Command,
+    Connect,
+    Decide,
+    Disconnect,
+    MatchCore,
+    Resign,
+    Resume,
+    Send,
+    Sit,
+)
+from .identity import Tokens
+from .protocol import PROTOCOL_VERSIONS, BadRequest, Code, Message, MsgId, error
+from .store import Store, StoreError, unpack
+from .transport import Connection
+
+log = logging.getLogger(__name__)
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyLimits:
+    clock: Clock = field(default_factory=Clock)
+    min_decision: float = 1.0
+    max_decision: float = 3600.0
+    max_bank: float = 36000.0
+    max_timeouts: int = 10
+    grace: float = 60.0
+    waiting_ttl: float = 3600.0
+    reply_cache: int = 64
+    max_live_matches: int = 20_000
+    recent_ids: int = 10_000
+    actor: ActorLimits = field(default_factory=ActorLimits)
+
+
+@dataclass(slots=True)
+class _Waiting:
+    conn: Connection
+    player: str
+    name: str
+    re: MsgId
+    clock: Clock
+
+
+class Lobby:
+    """The :class:`~.transport.Hub` of the server."""
+
+    def __init__(
+        self,
+        store: Store,
+        tokens: Tokens,
+        actors_tg: TaskGroup,
+        *,
+        owner: str,
+        limits: LobbyLimits = LobbyLimits(),
+        fixed_seed: bytes | None = None,
+        clock: Callable[[], float] = time.time,
+        stats: Stats | None = None,
+    ) -> None:
+        self.store = store
+        self.tokens = tokens
+        self.tg = actors_tg
+        self.owner = owner
+        self.limits = limits
+        self.fixed_seed = fixed_seed
+        self.clock = clock
+        self.stats = stats or Stats()
+        self.actors: dict[str, Actor] = {}
+        self.queue: dict[tuple[str, str], _Waiting] = {}
+        self.recent: OrderedDict[tuple[str, str], str] = OrderedDict()
+        self.games = games.available()
+        self.accepting = True
+
+    # -- hub interface --
+
+    def hello(self, conn: Connection, msg: Message) -> Message:
+        common = [v for v in msg["versions"] if type(v) is int and v in PROTOCOL_VERSIONS]
+        if not common:
+            return error(Code.UNSUPPORTED_VERSION,
+                         f"this server speaks protocol versions {list(PROTOCOL_VERSIONS)}",
+                         versions=list(PROTOCOL_VERSIONS))
+        token = msg.get("token")
+        if token is not None:
+            who = self.tokens.verify(token)
+            if who is None:
+                return error(Code.BAD_TOKEN, "this token was not issued by this server; "
+                             "say hello with a name instead")
+        else:
+            try:
+                who, token = self.tokens.issue(msg.get("name", ""))
+            except ValueError as exc:
+                return error(Code.BAD_NAME, f"hello needs a token or a usable name: {exc}")
+        conn.player, conn.name = who.player, who.name
+        mine = []
+        for mid, actor in sorted(self.actors.items()):
+            seat = actor.core.seat_of(who.player)
+            if seat is not None:
+                mine.append({"match": mid, "seat": seat, "status": actor.core.status})
+        return {"t": "welcome", "version": max(common), "versions": list(PROTOCOL_VERSIONS),
+                "player": who.player, "name": who.name, "token": token, "matches": mine,
+                "games": self.games}
+
+    async def dispatch(self, conn: Connection, msg: Message) -> None:
+        t = msg["t"]
+        if t == "ping":
+            conn.push({"t": "pong"})
+            return
+        handler = getattr(self, f"_on_{t}")
+        await handler(conn, msg)
+
+    async def detach(self, conn: Connection) -> None:
+        for key, w in list(self.queue.items()):
+            if w.conn is conn:
+                del self.queue[key]
+        for mid in sorted(conn.matches):
+            actor = self.actors.get(mid)
+            if actor is not None:
+                with anyio.move_on_after(5):
+                    await actor.put(Disconnect(conn.id))
+        conn.matches.clear()
+
+    # -- matches --
+
+    async def _run_actor(self, actor: Actor, *,
+                         task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        try:
+            await actor.run(task_status=task_status)
+        except Exception:
+            log.exception("match %s: actor failed", actor.match_id)
+        finally:
+            if self.actors.get(actor.match_id) is actor:
+                del self.actors[actor.match_id]
+            with (anyio.CancelScope(shield=True), anyio.move_on_after(2),
+                  contextlib.suppress(StoreError)):
+                await self.store.release(actor.match_id, self.owner)
+
+    async def _start(self, core: MatchCore) -> Actor:
+        if not await self.store.acquire(core.match_id, self.owner,
+                                        self.limits.actor.lease_ttl):
+            raise BadRequest(Code.BUSY, "another server runs this match")
+        actor = Actor(core, self.store, owner=self.owner, limits=self.limits.actor,
+                      clock=self.clock, stats=self.stats)
+        self.actors[core.match_id] = actor
+        await self.tg.start(self._run_actor, actor)
+        return actor
+
+    async def recover(self) -> int:
+        """Load and run every unfinished match this process can lease; returns how many."""
+        count = 0
+        for mid in await self.store.unfinished():
+            if mid in self.actors:
+                continue
+            if not await self.store.acquire(mid, self.owner, self.limits.actor.lease_ttl):
+                continue
+            core = await self._load(mid)
+            if core is None:
+                continue
+            actor = await self._start(core)
+            actor.offer(Resume())
+            count += 1
+        return count
+
+    async def adopt(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        """Keep adopting unfinished matches whose server went away (lease expired)."""
+        task_status.started()
+        while True:
+            await anyio.sleep(self.limits.actor.lease_ttl)
+            try:
+                n = await self.recover()
+            except StoreError as exc:
+                log.warning("adopting matches failed: %s", exc)
+                continue
+            if n:
+                log.info("adopted %d matches", n)
+
+    async def _load(self, mid: str) -> MatchCore | None:
+        stored = await self.store.load(mid)
+        if stored is None:
+            return None
+        snapshot = unpack(stored.snapshot)
+        try:
+            ruleset = games.get(snapshot["game"])
+            return MatchCore.restore(
+                ruleset.game, ruleset.bots, snapshot, [unpack(e) for e in stored.log],
+                grace=self.limits.grace, waiting_ttl=self.limits.waiting_ttl,
+                reply_cache=self.limits.reply_cache)
+        except (games.UnknownGame, ValueError, KeyError) as exc:
+            log.error("match %s cannot be restored: %s", mid, exc)
+            return None
+
+    def _new_core(self, ruleset: games.Ruleset, config: Mapping[str, Any], clock: Clock,
+                  meta: dict[str, Any]) -> MatchCore:
+        seed = self.fixed_seed if self.fixed_seed is not None else secrets.token_bytes(32)
+        return MatchCore(ruleset.game, ruleset.bots, match_id=secrets.token_urlsafe(9),
+                         config=config, seed=seed, now=self.clock(), clock=clock,
+                         grace=self.limits.grace, waiting_ttl=self.limits.waiting_ttl,
+                         reply_cache=self.limits.reply_cache, meta=meta)
+
+    async def _claim_code(self, match_id: str) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if await self.store.claim_code(code, match_id):
+                return code
+
+    # -- checks --
+
+    def _player(self, conn: Connection) -> tuple[str, str]:
+        assert conn.player is not None and conn.name is not None
+        return conn.player, conn.name
+
+    def _ruleset(self, msg: Message) -> games.Ruleset:
+        try:
+            return games.get(msg.get("game", "kickline"))
+        except games.UnknownGame as exc:
+            raise BadRequest(Code.UNKNOWN_GAME, str(exc), msg["id"]) from exc
+
+    def _config(self, ruleset: games.Ruleset, msg: Message) -> dict[str, Any]:
+        config: dict[str, Any] = msg["config"]
+        try:
+            ruleset.game.setup(config)
+        except Exception as exc:  # any refusal by the ruleset is a bad config
+            raise BadRequest(Code.BAD_CONFIG, f"config refused by {ruleset.game.name}: {exc}",
+                             msg["id"]) from exc
+        return config
+
+    def _clock(self, msg: Message) -> Clock:
+        raw = msg.get("clock")
+        base = self.limits.clock
+        if raw is None:
+            return base
+        lim = self.limits
+
+        def num(name: str, lo: float, hi: float, default: float) -> float:
+            v = raw.get(name, default)
+            if isinstance(v, bool) or not isinstance(v, int | float) or not lo <= v <= hi:
+                raise BadRequest(Code.BAD_FIELD, f"clock.{name} must be a number from {lo:g} "
+                                 f"to {hi:g}", msg["id"])
+            return float(v)
+
+        unknown = sorted(set(raw) - {"decision", "bank", "max_timeouts"})
+        if unknown:
+            raise BadRequest(Code.BAD_FIELD, f"clock: unknown fields {unknown}", msg["id"])
+        return Clock(decision=num("decision", lim.min_decision, lim.max_decision, base.decision),
+                     bank=num("bank", 0, lim.max_bank, base.bank),
+                     max_timeouts=int(num("max_timeouts", 1, lim.max_timeouts,
+                                          base.max_timeouts)))
+
+    def _capacity(self, msg: Message) -> None:
+        if not self.accepting:
+            raise BadRequest(Code.SHUTTING_DOWN, "the server is shutting down", msg["id"])
+        if len(self.actors) >= self.limits.max_live_matches:
+            raise BadRequest(Code.BUSY, "the server is at its match limit; try later",
+                             msg["id"])
+
+    def _offer(self, actor: Actor, cmd: Command, conn: Connection, re: MsgId) -> None:
+        if not actor.offer(cmd, conn):
+            conn.push(error(Code.BUSY, "this match is busy; resend the same message", re))
+
+    def _resent(self, conn: Connection, msg: Message) -> bool:
+        """A resent create/join/quick is answered by reopening the match it made."""
+        player, _ = self._player(conn)
+        mid = self.recent.get((player, repr(msg["id"])))
+        if mid is None:
+            return False
+        actor = self.actors.get(mid)
+        if actor is None:
+            return False
+        conn.matches.add(mid)
+        self._offer(actor, Connect(conn.id, player, re=msg["id"]), conn, msg["id"])
+        return True
+
+    def _remember(self, conn: Connection, re: MsgId, mid: str) -> None:
+        player, _ = self._player(conn)
+        self.recent[(player, repr(re))] = mid
+        while len(self.recent) > self.limits.recent_ids:
+            self.recent.popitem(last=False)
+
+    # -- message handlers --
+
+    async def _on_create(self, conn: Connection, msg: Message) -> None:
+        if self._resent(conn, msg):
+            return
+        self._capacity(msg)
+        ruleset = self._ruleset(msg)
+        config = self._config(ruleset, msg)
+        clock = self._clock(msg)
+        bot = msg.get("bot")
+        if bot is not None and bot not in ruleset.bots:
+            raise BadRequest(Code.UNKNOWN_BOT, f"no bot {bot!r}; this game has "
+                             f"{sorted(ruleset.bots)}", msg["id"])
+        private = bool(msg.get("private", False)) or bot is not None
+        core = self._new_core(ruleset, config, clock, {"private": private, "quick": False})
+        code = await self._claim_code(core.match_id)
+        core.meta["code"] = code
+        player, name = self._player(conn)
+        actor = await self._start(core)
+        self._remember(conn, msg["id"], core.match_id)
+        conn.matches.add(core.match_id)
+        self._offer(actor, Sit(0, player, name, conn=conn.id, re=msg["id"]), conn, msg["id"])
+        if bot is not None:
+            actor.offer(Sit(1, f"bot:{bot}", f"{bot} bot", bot=bot))
+
+    async def _on_join(self, conn: Connection, msg: Message) -> None:
+        if self._resent(conn, msg):
+            return
+        code = msg["code"].strip().upper()
+        mid = await self.store.find_code(code) if 0 < len(code) <= 16 else None
+        actor = self.actors.get(mid) if mid is not None else None
+        if actor is None:
+            raise BadRequest(Code.NOT_FOUND, f"no open match with code {code!r}", msg["id"])
+        player, name = self._player(conn)
+        conn.matches.add(actor.match_id)
+        if actor.core.seat_of(player) is not None:
+            self._offer(actor, Connect(conn.id, player, re=msg["id"]), conn, msg["id"])
+            return
+        self._remember(conn, msg["id"], actor.match_id)
+        self._offer(actor, Sit(1, player, name, conn=conn.id, re=msg["id"]), conn, msg["id"])
+
+    async def _on_quick(self, conn: Connection, msg: Message) -> None:
+        if self._resent(conn, msg):
+            return
+        self._capacity(msg)
+        ruleset = self._ruleset(msg)
+        config = self._config(ruleset, msg)
+        clock = self._clock(msg)
+        player, name = self._player(conn)
+        key = (ruleset.game.name, json.dumps(config, sort_keys=True))
+        waiting = self.queue.get(key)
+        if waiting is None or waiting.player == player:
+            if any(w.player == player for w in self.queue.values()):
+                raise BadRequest(Code.ALREADY_QUEUED, "you are already waiting for a quick "
+                                 "match; cancel it first", msg["id"])
+            self.queue[key] = _Waiting(conn, player, name, msg["id"], clock)
+            conn.push({"t": "ack", "re": msg["id"], "queued": True})
+            return
+        del self.queue[key]
+        core = self._new_core(ruleset, config, waiting.clock,
+                              {"private": True, "quick": True})
+        core.meta["code"] = await self._claim_code(core.match_id)
+        actor = await self._start(core)
+        conn.push({"t": "ack", "re": msg["id"], "queued": False})
+        self._remember(conn, msg["id"], core.match_id)
+        for seat, (c, p, n) in enumerate([(waiting.conn, waiting.player, waiting.name),
+                                          (conn, player, name)]):
+            c.matches.add(core.match_id)
+            c.push({"t": "matched", "match": core.match_id, "seat": seat})
+            actor.offer(Sit(seat, p, n, conn=c.id), c)
+
+    async def _on_cancel(self, conn: Connection, msg: Message) -> None:
+        found = [k for k, w in self.queue.items() if w.conn is conn]
+        for k in found:
+            del self.queue[k]
+        conn.push({"t": "ack", "re": msg["id"], "cancelled": bool(found)})
+
+    async def _on_list(self, conn: Connection, msg: Message) -> None:
+        game = msg.get("game")
+        out = []
+        for mid, actor in sorted(self.actors.items()):
+            core = actor.core
+            if core.status != "waiting" or core.meta.get("private"):
+                continue
+            if game is not None and core.game.name != game:
+                continue
+            out.append({"match": mid, "code": core.meta.get("code"), "game": core.game.name,
+                        "config": core.config, "clock": core.clock.plain(),
+                        "players": [None if s is None else s.name for s in core.seats]})
+        conn.push({"t": "ack", "re": msg["id"], "matches": out[:100]})
+
+    async def _on_open(self, conn: Connection, msg: Message) -> None:
+        player, _ = self._player(conn)
+        await self._to_match(conn, msg, msg["match"],
+                             Connect(conn.id, player, since=msg.get("since", 0), re=msg["id"]))
+
+    async def _on_watch(self, conn: Connection, msg: Message) -> None:
+        mid = msg.get("match")
+        if mid is None and "code" in msg:
+            code = msg["code"].strip().upper()
+            mid = await self.store.find_code(code) if 0 < len(code) <= 16 else None
+        if mid is None:
+            raise BadRequest(Code.NOT_FOUND if "code" in msg else Code.BAD_FIELD,
+                             "watch needs a known match or code", msg["id"])
+        await self._to_match(conn, msg, mid, Connect(conn.id, None, since=msg.get("since", 0),
+                                                     watch=True, re=msg["id"]))
+
+    async def _on_decide(self, conn: Connection, msg: Message) -> None:
+        player, _ = self._player(conn)
+        await self._to_match(conn, msg, msg["match"], Decide(
+            conn.id, player, msg["id"], msg["version"], msg["decision"], msg.get("seat")),
+            attach=False)
+
+    async def _on_resign(self, conn: Connection, msg: Message) -> None:
+        player, _ = self._player(conn)
+        await self._to_match(conn, msg, msg["match"],
+                             Resign(conn.id, player, msg["id"], msg.get("seat")), attach=False)
+
+    async def _to_match(self, conn: Connection, msg: Message, mid: str, cmd: Command,
+                        *, attach: bool = True) -> None:
+        actor = self.actors.get(mid)
+        if actor is not None:
+            if attach:
+                conn.matches.add(mid)
+            self._offer(actor, cmd, conn, msg["id"])
+            return
+        # Not live here: a finished match (or one another server runs) answers from
+        # the store, read-only.
+        core = await self._load(mid) if len(mid) <= 64 else None
+        if core is None or core.status != "over":
+            raise BadRequest(Code.NOT_FOUND, f"no match {mid!r} on this server", msg["id"])
+        _answer(core, cmd, conn, self.clock())
+
+
+def _answer(core: MatchCore, cmd: Command, peer: Peer, now: float) -> None:
+    for e in core.handle(cmd, now):
+        if isinstance(e, Send) and e.conn == peer.id:
+            peer.push(e.message)

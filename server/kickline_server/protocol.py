@@ -1,0 +1,250 @@
+"""The wire protocol: msgpack framing, message schemas, validation, error codes.
+
+Every frame is one binary websocket message holding one msgpack map with a ``t``
+(type) field.  ``docs/PROTOCOL.md`` documents every message; this module is the
+single place that decides whether a client message is well formed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+import msgpack  # type: ignore[import-untyped]
+
+PROTOCOL_VERSIONS: Final = (1,)
+"""Protocol versions this server speaks, oldest first."""
+
+Message = dict[str, Any]
+MsgId = str | int
+
+
+class Code:
+    """Error codes (the ``code`` field of an ``error`` message)."""
+
+    BAD_MSGPACK: Final = "bad_msgpack"  # close 1007
+    NOT_BINARY: Final = "not_binary"  # close 1003
+    BAD_MESSAGE: Final = "bad_message"  # not a map, or no string ``t``
+    UNKNOWN_TYPE: Final = "unknown_type"
+    BAD_FIELD: Final = "bad_field"
+    UNSUPPORTED_VERSION: Final = "unsupported_version"  # close 1002
+    HELLO_REQUIRED: Final = "hello_required"  # close 1008
+    HANDSHAKE_TIMEOUT: Final = "handshake_timeout"  # close 1008
+    IDLE_TIMEOUT: Final = "idle_timeout"  # close 1008
+    BAD_TOKEN: Final = "bad_token"
+    BAD_NAME: Final = "bad_name"
+    RATE_LIMITED: Final = "rate_limited"
+    NOT_FOUND: Final = "not_found"
+    NOT_YOUR_SEAT: Final = "not_your_seat"
+    NOT_YOUR_TURN: Final = "not_your_turn"
+    STALE_VERSION: Final = "stale_version"
+    ILLEGAL_DECISION: Final = "illegal_decision"
+    MALFORMED_DECISION: Final = "malformed_decision"
+    MATCH_OVER: Final = "match_over"
+    MATCH_FULL: Final = "match_full"
+    NOT_STARTED: Final = "not_started"
+    BAD_CONFIG: Final = "bad_config"
+    UNKNOWN_GAME: Final = "unknown_game"
+    UNKNOWN_BOT: Final = "unknown_bot"
+    ALREADY_QUEUED: Final = "already_queued"
+    BUSY: Final = "busy"
+    SHUTTING_DOWN: Final = "shutting_down"
+    INTERNAL: Final = "internal"
+
+
+class Close:
+    """Websocket close codes the server uses."""
+
+    NORMAL: Final = 1000
+    GOING_AWAY: Final = 1001
+    PROTOCOL_ERROR: Final = 1002
+    UNSUPPORTED_DATA: Final = 1003
+    INVALID_DATA: Final = 1007
+    POLICY: Final = 1008
+    TOO_BIG: Final = 1009
+    INTERNAL_ERROR: Final = 1011
+    TRY_AGAIN_LATER: Final = 1013
+
+
+class ProtocolViolation(Exception):
+    """A frame the connection cannot survive; closes with ``close_code``."""
+
+    def __init__(self, code: str, message: str, close_code: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.close_code = close_code
+
+
+class BadRequest(Exception):
+    """A well-framed message that is wrong; answered with an ``error``, state unchanged."""
+
+    def __init__(self, code: str, message: str, re: MsgId | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.re = re
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Unpacking limits for one frame (the frame size itself is a transport limit)."""
+
+    max_str_len: int = 1024
+    max_bin_len: int = 0
+    max_array_len: int = 64
+    max_map_len: int = 32
+    max_ext_len: int = 0
+    max_depth: int = 6
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    data: bytes = msgpack.packb(message, use_bin_type=True)
+    return data
+
+
+def decode_reply(frame: bytes | str) -> Message:
+    """A server frame, on the client side (no client-message limits apply)."""
+    if isinstance(frame, str):
+        raise ProtocolViolation(Code.NOT_BINARY, "frames must be binary msgpack",
+                                Close.UNSUPPORTED_DATA)
+    obj = msgpack.unpackb(frame, raw=False)
+    if not isinstance(obj, dict):
+        raise ProtocolViolation(Code.BAD_MESSAGE, "not a message", Close.PROTOCOL_ERROR)
+    return obj
+
+
+def decode(frame: bytes | str, limits: Limits = Limits()) -> Message:
+    """One client frame into a message map, or :class:`ProtocolViolation`.
+
+    Only the framing is checked here (binary, msgpack, a map with a string ``t``,
+    within the unpacking limits); :func:`validate` checks the fields.
+    """
+    if isinstance(frame, str):
+        raise ProtocolViolation(Code.NOT_BINARY, "frames must be binary msgpack",
+                                Close.UNSUPPORTED_DATA)
+    try:
+        obj = msgpack.unpackb(
+            frame,
+            raw=False,
+            strict_map_key=True,
+            max_str_len=limits.max_str_len,
+            max_bin_len=limits.max_bin_len,
+            max_array_len=limits.max_array_len,
+            max_map_len=limits.max_map_len,
+            max_ext_len=limits.max_ext_len,
+        )
+    except Exception as exc:  # msgpack raises many types: all mean "bad frame"
+        reason = f"not valid msgpack within limits ({type(exc).__name__}: {exc})"
+        raise ProtocolViolation(Code.BAD_MSGPACK, reason, Close.INVALID_DATA) from exc
+    if _depth(obj) > limits.max_depth:
+        raise ProtocolViolation(Code.BAD_MSGPACK, "message nested too deeply",
+                                Close.INVALID_DATA)
+    if not isinstance(obj, dict) or not isinstance(obj.get("t"), str):
+        raise BadRequest(Code.BAD_MESSAGE, "a message is a map with a string field 't'",
+                         _msg_id(obj))
+    return obj
+
+
+def _depth(obj: Any) -> int:
+    if isinstance(obj, dict):
+        return 1 + max((_depth(v) for v in obj.values()), default=0)
+    if isinstance(obj, list):
+        return 1 + max((_depth(v) for v in obj), default=0)
+    return 0
+
+
+def _msg_id(obj: Any) -> MsgId | None:
+    if isinstance(obj, dict):
+        mid = obj.get("id")
+        if _is_id(mid):
+            return mid
+    return None
+
+
+def _is_id(v: Any) -> bool:
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, int):
+        return 0 <= v < 2**63
+    return isinstance(v, str) and 1 <= len(v) <= 64
+
+
+# --- schemas -------------------------------------------------------------------
+
+_ID = "id"  # client-chosen message id: str (1..64 chars) or int >= 0
+_Kind = str  # "str" | "int" | "bool" | "map" | "list" | "id" | "seat"
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    kind: _Kind
+    required: bool = True
+
+
+SCHEMAS: Final[dict[str, dict[str, Field]]] = {
+    "hello": {"versions": Field("list"), "token": Field("str", False),
+              "name": Field("str", False)},
+    "ping": {},
+    "create": {_ID: Field("id"), "game": Field("str", False), "config": Field("map"),
+               "clock": Field("map", False), "private": Field("bool", False),
+               "bot": Field("str", False)},
+    "join": {_ID: Field("id"), "code": Field("str")},
+    "quick": {_ID: Field("id"), "game": Field("str", False), "config": Field("map"),
+              "clock": Field("map", False)},
+    "cancel": {_ID: Field("id")},
+    "list": {_ID: Field("id"), "game": Field("str", False)},
+    "open": {_ID: Field("id"), "match": Field("str"), "since": Field("int", False)},
+    "watch": {_ID: Field("id"), "match": Field("str", False), "code": Field("str", False),
+              "since": Field("int", False)},
+    "decide": {_ID: Field("id"), "match": Field("str"), "version": Field("int"),
+               "decision": Field("str"), "seat": Field("seat", False)},
+    "resign": {_ID: Field("id"), "match": Field("str"), "seat": Field("seat", False)},
+}
+"""Client message types and their fields.  Unknown extra fields are rejected."""
+
+_CHECK: dict[str, Callable[[Any], bool]] = {
+    "str": lambda v: isinstance(v, str),
+    "int": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**63,
+    "bool": lambda v: isinstance(v, bool),
+    "map": lambda v: isinstance(v, dict),
+    "list": lambda v: isinstance(v, list),
+    "id": _is_id,
+    "seat": lambda v: v in (0, 1) and not isinstance(v, bool),
+}
+
+_KIND_TEXT = {
+    "str": "a string", "int": "a non-negative integer", "bool": "a boolean", "map": "a map",
+    "list": "a list", "id": "a string of 1-64 characters or a non-negative integer",
+    "seat": "0 or 1",
+}
+
+
+def validate(msg: Message) -> Message:
+    """Check ``msg``'s fields against its type's schema; raises :class:`BadRequest`."""
+    t = msg["t"]
+    schema = SCHEMAS.get(t)
+    re = _msg_id(msg)
+    if schema is None:
+        raise BadRequest(Code.UNKNOWN_TYPE, f"unknown message type {t!r}", re)
+    for name, field in schema.items():
+        if name not in msg:
+            if field.required:
+                raise BadRequest(Code.BAD_FIELD, f"{t}: missing field {name!r}", re)
+            continue
+        if not _CHECK[field.kind](msg[name]):
+            raise BadRequest(Code.BAD_FIELD,
+                             f"{t}: field {name!r} must be {_KIND_TEXT[field.kind]}", re)
+    extra = sorted(set(msg) - set(schema) - {"t"})
+    if extra:
+        raise BadRequest(Code.BAD_FIELD, f"{t}: unknown fields {extra}", re)
+    return msg
+
+
+def error(code: str, message: str, re: MsgId | None = None, **extra: Any) -> Message:
+    out: Message = {"t": "error", "code": code, "message": message}
+    if re is not None:
+        out["re"] = re
+    out.update(extra)
+    return out

@@ -1,0 +1,191 @@
+"""The websocket transport: one lifecycle function per connection.
+
+:func:`serve_connection` owns a connection from the opening ``hello`` to the close:
+the handshake timeout, the idle timeout, the message rate, decoding, error replies,
+protocol-violation closes, and a guaranteed close and detach at the end.  Outgoing
+messages go through a bounded per-connection queue drained by one writer task; a
+client too slow to drain it is disconnected (it can reconnect and catch up).
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import anyio
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from .protocol import (
+    BadRequest,
+    Close,
+    Code,
+    Limits,
+    Message,
+    ProtocolViolation,
+    decode,
+    encode,
+    error,
+    validate,
+)
+
+log = logging.getLogger(__name__)
+_ids = itertools.count(1)
+
+
+@dataclass(frozen=True, slots=True)
+class TransportLimits:
+    """Per-connection limits (the frame size limit is given to websockets itself)."""
+
+    max_frame: int = 4096
+    handshake_timeout: float = 10.0
+    idle_timeout: float = 900.0
+    rate: float = 20.0
+    burst: float = 40.0
+    send_queue: int = 256
+    close_timeout: float = 5.0
+    unpack: Limits = field(default_factory=Limits)
+
+
+class Hub(Protocol):
+    """The application side of a connection (see :mod:`.lobby`)."""
+
+    def hello(self, conn: Connection, msg: Message) -> Message: ...
+
+    async def dispatch(self, conn: Connection, msg: Message) -> None: ...
+
+    async def detach(self, conn: Connection) -> None: ...
+
+
+class Connection:
+    """One client connection as the rest of the server sees it."""
+
+    def __init__(self, ws: ServerConnection, limits: TransportLimits) -> None:
+        self.id = next(_ids)
+        self.ws = ws
+        self.limits = limits
+        self.player: str | None = None
+        self.name: str | None = None
+        self.matches: set[str] = set()
+        self.closing: tuple[int, str] | None = None
+        self._out: MemoryObjectSendStream[bytes]
+        self._in: MemoryObjectReceiveStream[bytes]
+        self._out, self._in = anyio.create_memory_object_stream(limits.send_queue)
+        self._scope: anyio.CancelScope | None = None
+        self._tokens = limits.burst
+        self._last = time.monotonic()
+
+    def push(self, message: Message) -> None:
+        """Queue a message; a full queue closes the connection (slow consumer)."""
+        if self.closing is not None:
+            return
+        try:
+            self._out.send_nowait(encode(message))
+        except anyio.WouldBlock:
+            self.close(Close.TRY_AGAIN_LATER, "slow consumer: send queue full")
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            pass
+
+    def close(self, code: int, reason: str) -> None:
+        """Ask the lifecycle to close with ``code`` once queued messages are out."""
+        if self.closing is None:
+            self.closing = (code, reason)
+            self._out.close()
+
+    def take_token(self) -> bool:
+        """Token-bucket rate limit; ``False`` when over the rate."""
+        now = time.monotonic()
+        self._tokens = min(self.limits.burst,
+                           self._tokens + (now - self._last) * self.limits.rate)
+        self._last = now
+        self._tokens -= 1
+        return self._tokens >= 0
+
+    @property
+    def abusive(self) -> bool:
+        return self._tokens < -self.limits.burst
+
+    async def _writer(self, done: anyio.CancelScope) -> None:
+        try:
+            async with self._in:
+                async for data in self._in:
+                    await self.ws.send(data)
+        except ConnectionClosed:
+            pass
+        done.cancel()
+
+
+async def serve_connection(ws: ServerConnection, hub: Hub, limits: TransportLimits) -> None:
+    """The whole life of one connection."""
+    conn = Connection(ws, limits)
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(conn._writer, tg.cancel_scope)
+            try:
+                await _converse(conn, hub)
+            except ConnectionClosed:
+                pass
+            except ProtocolViolation as v:
+                conn.push(error(v.code, v.message))
+                conn.close(v.close_code, v.code)
+            except TimeoutError:
+                why = Code.HANDSHAKE_TIMEOUT if conn.player is None else Code.IDLE_TIMEOUT
+                conn.push(error(why, "closing: no message in time"))
+                conn.close(Close.POLICY, why)
+            except Exception:
+                log.exception("connection %d failed", conn.id)
+                conn.push(error(Code.INTERNAL, "server error; please reconnect"))
+                conn.close(Close.INTERNAL_ERROR, Code.INTERNAL)
+            conn.close(Close.NORMAL, "bye")  # no-op if already closing
+            # The writer drains what is queued, then ends the task group.
+    finally:
+        with anyio.CancelScope(shield=True):
+            try:
+                await hub.detach(conn)
+            finally:
+                code, reason = conn.closing or (Close.GOING_AWAY, "server shutting down")
+                with anyio.move_on_after(limits.close_timeout):
+                    await ws.close(code, reason)
+
+
+async def _converse(conn: Connection, hub: Hub) -> None:
+    limits = conn.limits
+    with anyio.fail_after(limits.handshake_timeout):
+        first = await conn.ws.recv()
+    try:
+        msg = decode(first, limits.unpack)
+        validate(msg)
+    except BadRequest as bad:
+        raise ProtocolViolation(bad.code, bad.message, Close.PROTOCOL_ERROR) from bad
+    if msg["t"] != "hello":
+        raise ProtocolViolation(Code.HELLO_REQUIRED, "the first message must be hello",
+                                Close.POLICY)
+    welcome = hub.hello(conn, msg)
+    conn.push(welcome)
+    if welcome["t"] == "error":
+        close = Close.PROTOCOL_ERROR if welcome["code"] == Code.UNSUPPORTED_VERSION else (
+            Close.POLICY)
+        conn.close(close, welcome["code"])
+        return
+    while conn.closing is None:
+        with anyio.fail_after(limits.idle_timeout):
+            frame = await conn.ws.recv()
+        if not conn.take_token():
+            if conn.abusive:
+                raise ProtocolViolation(Code.RATE_LIMITED, "far over the message rate",
+                                        Close.POLICY)
+            conn.push(error(Code.RATE_LIMITED, f"over {limits.rate:g} messages per second; "
+                            "this message was not processed"))
+            continue
+        try:
+            msg = decode(frame, limits.unpack)
+            validate(msg)
+            if msg["t"] == "hello":
+                raise BadRequest(Code.BAD_MESSAGE, "hello was already received", msg.get("id"))
+            await hub.dispatch(conn, msg)
+        except BadRequest as bad:
+            conn.push(error(bad.code, bad.message, bad.re))

@@ -1,0 +1,108 @@
+"""Kickline's rules: a pure, deterministic engine for the tabletop football game.
+
+Standard library only; runs unchanged on CPython and in Pyodide.  The driving
+contract is :mod:`kickline.game`; :data:`GAME` implements it::
+
+    import kickline
+    s = kickline.new_game({"mode": "training", "board": 7})
+    kind, seats, secret = kickline.to_act(s)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .decisions import Decision
+from .engine import apply, apply_chance, chance, legal, new_game, to_act
+from .errors import DecisionError, IllegalDecision, MalformedDecision, StaleVersion
+from .game import Game, Outcome, Plain, ToAct
+from .state import Config, State
+from .view import redact, view
+
+__all__ = [
+    "GAME",
+    "Config",
+    "Decision",
+    "DecisionError",
+    "Game",
+    "IllegalDecision",
+    "KicklineGame",
+    "MalformedDecision",
+    "StaleVersion",
+    "State",
+    "apply",
+    "apply_chance",
+    "chance",
+    "legal",
+    "new_game",
+    "redact",
+    "result",
+    "to_act",
+    "view",
+]
+
+__version__ = "0.1.0"
+
+
+def result(s: State) -> dict[str, Any] | None:
+    """How the match ended, per seat; ``None`` while it runs."""
+    if to_act(s)[0] != "over":
+        return None
+    by_seat = [s.score[s.side_of(0)], s.score[s.side_of(1)]]
+    winner = None if by_seat[0] == by_seat[1] else (0 if by_seat[0] > by_seat[1] else 1)
+    return {
+        "winner": winner,
+        "score": by_seat,
+        "home_seat": s.home_seat,
+        "score_home_visitors": list(s.score),
+        "shootout": s.period == 3,
+    }
+
+
+class KicklineGame:
+    """Kickline behind the host-facing :class:`kickline.game.Game` interface."""
+
+    name = "kickline"
+
+    def setup(self, config: Mapping[str, Plain]) -> State:
+        return new_game(Config.from_plain(dict(config)))
+
+    def to_act(self, state: State) -> ToAct:
+        kind, seats, secret = to_act(state)
+        return ToAct(kind, seats, secret)
+
+    def legal(self, state: State, seat: int) -> Sequence[str]:
+        return legal(state, seat)
+
+    def apply(
+        self, state: State, seat: int, decision: str, *, version: int | None = None
+    ) -> tuple[State, list[Plain]]:
+        return apply(state, seat, decision, version=version)
+
+    def chance_outcomes(self, state: State) -> Sequence[Outcome]:
+        return [Outcome(v) for v in chance(state)[2]]
+
+    def apply_chance(self, state: State, outcome: str) -> tuple[State, list[Plain]]:
+        return apply_chance(state, outcome)
+
+    def version(self, state: State) -> int:
+        return state.version
+
+    def view(self, state: State, seat: int | None) -> Plain:
+        return view(state, seat)
+
+    def redact(self, events: Sequence[Plain], seat: int | None) -> list[Plain]:
+        return redact(events, seat)
+
+    def result(self, state: State) -> Plain | None:
+        return result(state)
+
+    def to_plain(self, state: State) -> Plain:
+        return state.to_plain()
+
+    def from_plain(self, plain: Plain) -> State:
+        return State.from_plain(plain)
+
+
+GAME: Game = KicklineGame()

@@ -1,0 +1,7 @@
+"""``python -m kickline simulate ...``"""
+
+import sys
+
+from .simulate import main
+
+sys.exit(main())

@@ -1,0 +1,153 @@
+"""Bots that play through a seat's view only: ``bot(view, legal, rng) -> decision``.
+
+``random`` picks uniformly among the legal decisions.  ``greedy`` plays the way a
+sensible coach would: it shoots when the odds favour it, sends a challenger only
+when the walk is cheap for somebody fresh, throws to where a teammate stands,
+keeps its arrangement (which the rules already hold to its kickoff space), and
+brings tired or injured players off when it may.
+"""
+
+from __future__ import annotations
+
+import random as _random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+View = dict[str, Any]
+Bot = Callable[[View, Sequence[str], _random.Random], str]
+
+SHOOT_AT = 50  # percent chance of scoring at which greedy shoots
+
+
+def random_bot(view: View, legal: Sequence[str], rng: _random.Random) -> str:
+    return legal[rng.randrange(len(legal))]
+
+
+def _p_at_least(diff: int) -> int:
+    """Percent chance that d12 + diff >= d12 (two fair dice), rounded down."""
+    wins = sum(1 for a in range(1, 13) for b in range(1, 13) if a + diff >= b)
+    return wins * 100 // 144
+
+
+class _Reader:
+    def __init__(self, view: View) -> None:
+        self.v = view
+        self.players = {p["id"]: p for p in view["players"]}
+        self.me = view["side"]
+        self.n = view["config"]["board"]
+        names = [""] + [self._name(i) for i in range(1, self.n + 1)]
+        self.index = {name: i for i, name in enumerate(names) if name}
+
+    def _name(self, i: int) -> str:
+        g = (self.n - 3) // 2
+        if i <= g:
+            return f"H{i}"
+        if i <= g + 3:
+            return f"M{i - g}"
+        return f"V{i - g - 3}"
+
+    def pos(self, pid: str) -> int:
+        sp = self.players[pid]["space"]
+        return self.index[sp] if sp else 0
+
+    def fwd(self) -> int:
+        return 1 if self.me == "home" else -1
+
+    def fatigue(self, pid: str) -> int:
+        p = self.players[pid]
+        return 100 if p["injured"] else p["tokens"] - p["def"]
+
+    def shot_odds(self, shooter: str, setup: bool) -> int:
+        ball = self.index[self.v["ball"]["space"]]
+        p = self.players[shooter]
+        att = p["off"] + self.v["ball"]["speed"] // 2 + (3 if setup and p["role"] == "S" else 0)
+        wall = 0
+        for q in self.v["players"]:
+            if q["side"] == self.me or q["status"] != "field":
+                continue
+            rel = (self.index[q["space"]] - ball) * self.fwd()
+            wall += q["def"] if rel == 0 else (q["def"] + 1) // 2 if rel > 0 else 0
+        return _p_at_least(att - wall)
+
+
+def greedy_bot(view: View, legal: Sequence[str], rng: _random.Random) -> str:
+    r = _Reader(view)
+    kinds = {d.split()[0] for d in legal}
+    frame = view["prompt"]["frame"]
+
+    def pick(options: Sequence[str], key: Callable[[str], Any]) -> str:
+        return min(options, key=key)
+
+    if "toss" in kinds:
+        return "toss home"
+    if "skip" in kinds or "finish" in kinds:
+        tired = [d for d in legal if d.startswith("sub ")
+                 and r.fatigue(d.split()[1]) > 0 and r.players[d.split()[2]]["role"]
+                 == r.players[d.split()[1]]["role"]]
+        if tired:
+            return pick(tired, lambda d: (-r.fatigue(d.split()[1]), d))
+        return "finish" if "finish" in legal else "skip"
+    if "action" in kinds:
+        h = view["turn"]["handler"]
+        if "action shoot" in legal and r.shot_odds(h, False) >= SHOOT_AT:
+            return "action shoot"
+        return "action maneuver"
+    if "shot" in kinds:
+        shooter = view["turn"]["handler"] if frame != "setup" else None
+        ids = [p for p in r.players if r.players[p]["space"] == view["ball"]["space"]
+               and r.players[p]["side"] == r.me]
+        who = shooter or max(ids, key=lambda p: r.players[p]["off"], default=None)
+        if who and r.shot_odds(who, True) >= SHOOT_AT - 10:
+            return "shot take"
+        return "shot decline"
+    if "card" in kinds:
+        return legal[rng.randrange(len(legal))]  # a mixed strategy: unpredictable on purpose
+    if "send" in kinds:
+        ball = view["ball"]["space"]
+        target = r.index[ball] if ball else 0
+        best = None
+        for d in legal:
+            who = d.split()[1]
+            if who == "none":
+                continue
+            cost = abs(r.pos(who) - target)
+            p = r.players[who]
+            fresh = p["tokens"] + cost <= p["def"]
+            score = (cost, -p["def"], who)
+            if (fresh and cost <= 2) or "send none" not in legal:
+                if best is None or score < best[0]:
+                    best = (score, d)
+        return best[1] if best else "send none"
+    if "handler" in kinds:
+        return pick(legal, lambda d: (-r.players[d.split()[1]]["off"], d))
+    if "pass" in kinds:
+        return pick(legal, lambda d: (-r.pos(d.split()[1]) * r.fwd(), d))
+    if "dribble" in kinds:
+        return max(legal, key=lambda d: int(d.split()[1]))
+    if "throw" in kinds:
+        mine = {r.pos(p) for p in r.players if r.players[p]["side"] == r.me
+                and r.players[p]["status"] == "field"}
+        ball = r.index[view["ball"]["space"]]
+        landing = [d for d in legal if ball + r.fwd() * int(d.split()[1]) in mine]
+        return min(landing or legal, key=lambda d: int(d.split()[1]))
+    if "speed" in kinds:
+        return max(legal, key=lambda d: int(d.split()[1]))
+    if kinds & {"receive", "pick", "challenge"}:
+        return pick(legal, lambda d: (r.fatigue(d.split()[1]), d))
+    if "run" in kinds:
+        return pick(legal, lambda d: (abs(r.pos(d.split()[1]) - r.index[d.split()[2]]), d))
+    if "clear" in kinds:
+        return pick(legal, lambda d: (-r.fatigue(d.split()[1]), d))
+    if "order" in kinds:
+        ranked = sorted((p for p in r.players if r.players[p]["side"] == r.me
+                         and r.players[p]["status"] == "field"),
+                        key=lambda p: (r.players[p]["injured"], -r.players[p]["off"], p))
+        want = "order " + " ".join(ranked)
+        return want if want in legal else legal[0]
+    if "shooter" in kinds:
+        return pick(legal, lambda d: (r.players[d.split()[1]]["injured"],
+                                      -r.players[d.split()[1]]["off"], d))
+    return legal[rng.randrange(len(legal))]
+
+
+BOTS: dict[str, Bot] = {"greedy": greedy_bot, "random": random_bot}

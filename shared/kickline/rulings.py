@@ -1,0 +1,88 @@
+"""Every product ruling the engine relies on, one name each.
+
+Where the rulebook (or its restored tables in the design kit's rulings) leaves a
+point open, the engine reads the answer from here, so a ruling can change in one
+place.  docs/RULINGS.md lists each name with its law number and reasoning.
+Numbers the text states outright are here too, named, so the code reads as the
+law does.
+"""
+
+from __future__ import annotations
+
+from .roster import ROLE_SKILLS  # noqa: F401  (RULING_ROLE_SKILLS lives with the roster)
+
+# --- numbers the laws state --------------------------------------------------
+SUBS_PER_HALF = 2  # 14.5.1
+HALFTIME_SUBS = 2  # 16.4.2
+SHOOTOUT_SUBS = 1  # 16.5.2
+UNLIMITED = 99  # 3.3.2: setup substitutions are unlimited
+HALF_SUBS = -1  # sentinel: this Coaching Choice spends the half's count
+COST_SCORE_ATTEMPT = 1  # 5.4.2, 8.5.1
+COST_TIME_OUT = 1  # 13.4.1
+MIDFIELDER_BONUS = 3  # 6.4.2a
+STRIKER_SETUP_BONUS = 3  # 5.2.2, 8.3.1
+PLAYMAKER_DRIBBLE = 2  # 6.6.4
+FULLBACK_DEFLECT = 2  # 6.8.3 (RULING_FULLBACK_DEFLECT_MANDATORY: always 2)
+OWN_GOAL_AVOID = 7  # 11.2.1
+
+MANEUVER_COST = {
+    "low-pass": 1, "dribble": 1, "high-pass": 2, "deflect": 1, "steal": 1, "pressure": 1,
+}
+
+
+def maneuver_cost(card: str) -> int:
+    """RULING_CLOCK_CHARGES_RESOLVING_CARD (OQ1, 16.2.1, 19.5.5, 20.4.8).
+
+    A challenged maneuver charges the space minutes of the card that resolves.
+    """
+    return MANEUVER_COST[card]
+
+
+def send_cost(spaces: int) -> int:
+    """9.4.1: one token per space travelled."""
+    return spaces
+
+
+# --- rulings where the text is silent (each listed in docs/RULINGS.md) --------
+RULING_ROLE_SKILLS = "D 2/5, MF 3/4, PM 4/3, W 5/2 (OQ16; FB 1/6 and S 6/1 are 15.2.1)"
+RULING_CONTEST_ENTRY_COST = 0  # OQ2, 10.2.2: entering a contest is free; ties cost 1
+RULING_ZONE_SWAP = True  # OQ3, 14.2.1: a Coaching Choice may swap two players' zones
+ZONE_SWAP_ALLOWED = RULING_ZONE_SWAP
+RULING_LOW_PASS_NO_DESTINATION_CLAMPS = True  # OQ4, 6.5.5: at the end the ball stays
+RULING_HIGH_PASS_CHASE = True  # OQ5, 10.4.2: thrower may chase a pass onto defenders
+RULING_LOOSE_SENDS_SECRET = True  # OQ6, 10.3.1: loose-ball sends are secret-sim
+RULING_NEAREST_IS_PHYSICAL = True  # OQ7, 9.2.1: in front/behind are field directions
+RULING_NO_HALFTIME_TEST = True  # OQ8, 15.5: no dice at halftime
+RULING_SETUP_FLIP_NOT_TURNOVER = True  # OQ9, 6.8.5: the shot counts, then the period ends
+RULING_DECLINED_DEFLECT_SETUP_SETTLES = True  # OQ10, 8.4.1: settle on that space by 10.1
+RULING_FORMATION_PACKS_FROM_OWN_END = True  # OQ14, 14.7.3
+RULING_STANDARD_DEAL_ENDS = True  # OQ15, 3.2.2: higher defence nearer own end
+RULING_BENCH_STARTERS = (2, 5, 8)  # OQ15, 3.2.1: the later listed D, PM, S sit
+RULING_FULLBACK_DEFLECT_MANDATORY = True  # OQ17, 6.8.3
+RULING_INJURED_MAY_BE_SENT = True  # OQ19, 15.1.3: allowed, pays nothing
+RULING_SUDDEN_DEATH_ROUNDS = True  # OQ22, 17.6.2-3: secret picks, rounds of six
+RULING_COIN_FLIPPER_SEAT = 0  # OQ24, 3.1.2: seat 0 flips; fortune wins it the toss
+RULING_TIME_OUT_REPLY_ALWAYS = True  # OQ26, 13.5.1
+RULING_SUBSTITUTE_INHERITS_SLOT = True  # 14.2.1: zone and arrangement space pass on
+RULING_ANY_PLAYER_MAY_COME_OFF = True  # 15.4.5: injured or not
+RULING_POSITIONING_WITHIN_ZONE = True  # 14.7.5, 2.8.1
+RULING_COVERAGE_AT_FINISH = True  # 2.5.2, 14.8.1: checked when the Choice finishes
+RULING_FORMATION_TIES_ROSTER_ORDER = True  # 14.7.3: equal defence keeps roster order
+RULING_RUNBACK_GROUP_ORDER = True  # 12.4.1: group (a) runs before group (b)
+RULING_HALFTIME_ORDER = ("visitors", "home")  # 15.5.1, 16.4.2
+RULING_DOUBLE_TEAM_PARTNER_TIE = "defending coach"  # 19.10.2 (advanced mode)
+# Kickline's own readings, recorded in docs/RULINGS.md:
+RULING_HALFTIME_CLEAR_NEEDS_TOKENS = True  # 15.5.1: the extra clear is offered on a token
+RULING_OWN_GOAL_SURVIVOR_CARRIES = True  # 4.2.2e vs 11.3.2: carrier if still on the ball
+RULING_SKIP_MEANS_NO_REPLY = True  # 14.4.2: a Choice finished with no action is a pass
+RULING_FORCED_DECISIONS_AUTOMATIC = True  # 9.3.1, 4.2.1: one option is no choice
+
+ROLL_LAW = {
+    "test": "6.4.1",
+    "injury": "15.3.1",
+    "attack": "5.2.1",
+    "defense": "5.2.1",
+    "own-goal": "11.2.1",
+    "contest": "10.2.1",
+    "shootout": "17.4.1",
+}

@@ -1,0 +1,304 @@
+"""The match state: an immutable value with a lossless plain form.
+
+A :class:`State` never changes.  The engine works on a private mutable
+:class:`Ctx` copied from it and freezes a new ``State`` at the end of every
+``apply``.  ``State.to_plain()`` gives dicts, lists, ints, strings, booleans and
+``None`` only (what msgpack carries); ``State.from_plain`` reads it back and
+checks it.  The plain form is versioned by ``PLAIN_FORMAT``; docs/STATE.md
+describes it field by field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from .board import Board
+from .roster import ROLE_SKILLS, SQUAD_ROLES, TEAMS
+
+PLAIN_FORMAT = 1
+MODES = ("training",)  # standard and advanced arrive with Laws 19-21
+
+
+class Player(NamedTuple):
+    status: str  # "F" fielded, "B" bench, "X" back bench (retired for the half)
+    pos: int  # space index, 0 off the field
+    zone: str  # the zone the card is assigned to ("" off the field)
+    arr: int  # the space the arrangement puts the meeple on (0 off the field)
+    tokens: int  # exhaustion tokens
+    injured: bool
+
+
+class Ball(NamedTuple):
+    pos: int
+    speed: int  # 1-12 (7.1.1)
+    owner: int  # side in possession, -1 while nobody holds it
+    carrier: int  # player index the last resolution left it with (4.2), -1 none
+    last: int  # side that last had the ball (10.2.1)
+
+
+class Turn(NamedTuple):
+    side: int = -1  # side in possession when the turn began (12.1.1)
+    handler: int = -1
+    challenger: int = -1
+    off_card: str = ""
+    def_card: str = ""
+    cost: int = 0  # space minutes charged at the end of the turn (4.4.3)
+    np_kind: str = ""  # new play, if the turn made one: goal, miss, own-goal, ...
+    np_side: int = -1  # side restarting play
+    speed_step: int = -1  # player who sets the speed after the run back (6.9.3)
+    test: str = ""  # "O"/"D": whose maneuver the skill test is for; "" no test
+
+
+class Shootout(NamedTuple):
+    orders: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    idx: int = 0  # tests taken in the current round
+    goals: tuple[int, int] = (0, 0)  # shootout goals this round
+    shot: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())  # sudden death: shot this round
+    sudden: bool = False
+    current: tuple[int, int] = (-1, -1)  # the pair now shooting
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    mode: str = "training"
+    board: int = 7
+    teams: tuple[str, str] = ("training", "training")
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+        if self.board not in (7, 9):
+            raise ValueError(f"board must be 7 or 9, not {self.board!r}")
+        if len(self.teams) != 2 or any(t not in TEAMS for t in self.teams):
+            raise ValueError(f"teams must be two of {', '.join(sorted(TEAMS))}")
+
+    @classmethod
+    def from_plain(cls, plain: Any) -> Config:
+        if not isinstance(plain, dict):
+            raise ValueError("config must be a mapping")
+        unknown = set(plain) - {"mode", "board", "teams"}
+        if unknown:
+            raise ValueError(f"unknown config keys: {', '.join(sorted(unknown))}")
+        teams = plain.get("teams", ("training", "training"))
+        if not isinstance(teams, list | tuple) or len(teams) != 2:
+            raise ValueError("teams must be a list of two team ids")
+        board = plain.get("board", 7)
+        if not isinstance(board, int) or isinstance(board, bool):
+            raise ValueError("board must be an integer")
+        mode = plain.get("mode", "training")
+        if not isinstance(mode, str):
+            raise ValueError("mode must be text")
+        return cls(mode, board, (str(teams[0]), str(teams[1])))
+
+    def to_plain(self) -> dict[str, Any]:
+        return {"mode": self.mode, "board": self.board, "teams": list(self.teams)}
+
+
+Frame = tuple[Any, ...]
+
+
+PIDS = tuple(("h", "v")[i // 9] + str(i % 9) for i in range(18))
+
+
+def pid(i: int) -> str:
+    """A player's text id: side letter and roster slot, ``h0``-``h8``, ``v0``-``v8``."""
+    return PIDS[i]
+
+
+def parse_pid(s: str) -> int:
+    return (0 if s[0] == "h" else 9) + int(s[1])
+
+
+def side_of(i: int) -> int:
+    return i // 9
+
+
+def role(i: int) -> str:
+    return SQUAD_ROLES[i % 9]
+
+
+class Reads:
+    """Read-only questions about a match, shared by :class:`State` and the engine's
+    working copy, so asking who acts or what is legal never copies anything."""
+
+    __slots__ = ()
+
+    home_seat: int
+    players: Sequence[Player]
+    ball: Ball
+    turn: Turn
+    secret: tuple[str, str]
+    shootout: Shootout
+    last_poss: bool
+    timeouts: tuple[bool, bool]
+    subs: tuple[int, int]
+    B: Board
+
+    def seat(self, side: int) -> int:
+        return side if self.home_seat == 0 else 1 - side
+
+    def off(self, i: int) -> int:
+        return ROLE_SKILLS[role(i)][0]
+
+    def dfn(self, i: int) -> int:
+        return ROLE_SKILLS[role(i)][1]
+
+    def fielded(self, side: int) -> list[int]:
+        base = side * 9
+        return [i for i in range(base, base + 9) if self.players[i].status == "F"]
+
+    def on_space(self, side: int, pos: int) -> list[int]:
+        base = side * 9
+        ps = self.players
+        return [i for i in range(base, base + 9) if ps[i].status == "F" and ps[i].pos == pos]
+
+    def exhausted(self, i: int) -> bool:
+        """15.2.1: more tokens than defensive skill."""
+        p = self.players[i]
+        return not p.injured and p.tokens > self.dfn(i)
+
+    def sp(self, pos: int) -> str:
+        return self.B.names[pos]
+
+    def two_nearest(self, side: int, target: int) -> list[int]:
+        """9.2 (rulings 2.5, RULING_NEAREST_IS_PHYSICAL)."""
+        ps = self.players
+        cands = [i for i in self.fielded(side) if ps[i].pos != target]
+        left = [ps[i].pos for i in cands if ps[i].pos < target]
+        right = [ps[i].pos for i in cands if ps[i].pos > target]
+        out: list[int] = []
+        if left:
+            lp = max(left)
+            out += [i for i in cands if ps[i].pos == lp]
+        if right:
+            rp = min(right)
+            out += [i for i in cands if ps[i].pos == rp]
+        return sorted(out)
+
+
+
+@dataclass(frozen=True, slots=True)
+class State(Reads):
+    """One moment of a match.  Build one with ``kickline.new_game``."""
+
+    config: Config
+    version: int
+    home_seat: int  # -1 until the toss is chosen
+    players: tuple[Player, ...]  # 18: home slots 0-8, then visitors slots 0-8
+    ball: Ball
+    minute: int
+    period: int  # 1, 2; 3 is the shootout
+    last_poss: bool  # 16.3: last possession declared
+    timeouts: tuple[bool, bool]  # time out used this half, per side
+    subs: tuple[int, int]  # substitutions left this half, per side (14.5.1)
+    score: tuple[int, int]  # per side
+    goals: tuple[tuple[int, int, int, int, str], ...]  # side, period, minute, player, kind
+    turn: Turn
+    secret: tuple[str, str]  # per side: the secret choice made, "" none yet
+    rolls: tuple[int, ...]  # dice rolled but not yet read by the rule that asked
+    shootout: Shootout
+    stack: tuple[Frame, ...]  # what the engine still has to do, top last
+
+    @property
+    def board(self) -> Board:
+        return Board.of(self.config.board)
+
+    @property
+    def B(self) -> Board:  # type: ignore[override]
+        return Board.of(self.config.board)
+
+    def seat_of(self, side: int) -> int:
+        return side if self.home_seat == 0 else 1 - side
+
+    def side_of(self, seat: int) -> int:
+        return seat if self.home_seat == 0 else 1 - seat
+
+    # ----- plain form -------------------------------------------------------
+    def to_plain(self) -> dict[str, Any]:
+        return {
+            "format": PLAIN_FORMAT,
+            "config": self.config.to_plain(),
+            "version": self.version,
+            "home_seat": self.home_seat,
+            "players": [list(p) for p in self.players],
+            "ball": list(self.ball),
+            "minute": self.minute,
+            "period": self.period,
+            "last_poss": self.last_poss,
+            "timeouts": list(self.timeouts),
+            "subs": list(self.subs),
+            "score": list(self.score),
+            "goals": [list(g) for g in self.goals],
+            "turn": list(self.turn),
+            "secret": list(self.secret),
+            "rolls": list(self.rolls),
+            "shootout": [
+                [list(o) for o in self.shootout.orders],
+                self.shootout.idx,
+                list(self.shootout.goals),
+                [list(o) for o in self.shootout.shot],
+                self.shootout.sudden,
+                list(self.shootout.current),
+            ],
+            "stack": [list(f) for f in self.stack],
+        }
+
+    @classmethod
+    def from_plain(cls, plain: Any) -> State:
+        try:
+            return cls._from_plain(plain)
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"not a Kickline state: {exc!r}") from None
+
+    @classmethod
+    def _from_plain(cls, p: Any) -> State:
+        if not isinstance(p, dict) or p.get("format") != PLAIN_FORMAT:
+            raise ValueError(f"not a Kickline state of format {PLAIN_FORMAT}")
+        so = p["shootout"]
+        state = cls(
+            config=Config.from_plain(p["config"]),
+            version=_int(p["version"]),
+            home_seat=_int(p["home_seat"]),
+            players=tuple(
+                Player(str(s), _int(pos), str(z), _int(a), _int(t), bool(i))
+                for s, pos, z, a, t, i in p["players"]
+            ),
+            ball=Ball(*(_int(x) for x in p["ball"])),
+            minute=_int(p["minute"]),
+            period=_int(p["period"]),
+            last_poss=bool(p["last_poss"]),
+            timeouts=(bool(p["timeouts"][0]), bool(p["timeouts"][1])),
+            subs=(_int(p["subs"][0]), _int(p["subs"][1])),
+            score=(_int(p["score"][0]), _int(p["score"][1])),
+            goals=tuple(
+                (_int(a), _int(b), _int(c), _int(d), str(e)) for a, b, c, d, e in p["goals"]
+            ),
+            turn=Turn(*p["turn"]),
+            secret=(str(p["secret"][0]), str(p["secret"][1])),
+            rolls=tuple(_int(r) for r in p["rolls"]),
+            shootout=Shootout(
+                (tuple(so[0][0]), tuple(so[0][1])),
+                _int(so[1]),
+                (_int(so[2][0]), _int(so[2][1])),
+                (tuple(so[3][0]), tuple(so[3][1])),
+                bool(so[4]),
+                (_int(so[5][0]), _int(so[5][1])),
+            ),
+            stack=tuple(tuple(f) for f in p["stack"]),
+        )
+        if len(state.players) != 18:
+            raise ValueError("a state holds 18 players")
+        if state.to_plain() != p:
+            raise ValueError("state plain form does not round-trip (wrong field types)")
+        return state
+
+
+def _int(x: Any) -> int:
+    if not isinstance(x, int) or isinstance(x, bool):
+        raise TypeError(f"expected an integer, got {x!r}")
+    return x
+
+
+STATE_FIELDS = tuple(f.name for f in fields(State))

@@ -1,0 +1,129 @@
+"""What one seat may see: the only place hidden information is removed.
+
+Hidden in training mode: the other side's pending secret choice (a maneuver
+card, a loose-ball send, a sudden-death pick) and the unrevealed part of its
+shootout order.  ``redact`` applies the same rule to events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .board import HOME, SIDE_NAMES, VISITORS
+from .engine import ASK, SECRET, to_act
+from .state import pid, role
+from .roster import ROLE_SKILLS, TEAMS
+from .state import PLAIN_FORMAT, State
+
+STATUS = {"F": "field", "B": "bench", "X": "back-bench"}
+
+
+def _side_name(side: int) -> str | None:
+    return SIDE_NAMES[side] if side in (HOME, VISITORS) else None
+
+
+def view(s: State, seat: int | None) -> dict[str, Any]:
+    """Plain data for ``seat`` (0 or 1) or a spectator (``None``)."""
+    if seat not in (0, 1, None):
+        raise ValueError(f"no seat {seat!r}")
+    b = s.board
+    my_side = s.side_of(seat) if seat is not None and s.home_seat >= 0 else None
+    players = []
+    for i, p in enumerate(s.players):
+        side = i // 9
+        team = TEAMS[s.config.teams[s.seat_of(side)]] if s.home_seat >= 0 else None
+        card = team.players[i % 9] if team else None
+        off, dfn = ROLE_SKILLS[role(i)]
+        players.append({
+            "id": pid(i),
+            "side": SIDE_NAMES[side],
+            "name": card.name if card else None,
+            "species": card.species if card else None,
+            "role": role(i),
+            "off": off,
+            "def": dfn,
+            "status": STATUS[p.status],
+            "space": b.names[p.pos] if p.pos else None,
+            "zone": p.zone or None,
+            "arrangement": b.names[p.arr] if p.arr else None,
+            "tokens": p.tokens,
+            "injured": p.injured,
+            "exhausted": not p.injured and p.tokens > dfn,
+        })
+    kind, seats, secret = to_act(s)
+    top = s.stack[-1]
+    prompt: dict[str, Any] = {"frame": top[0]}
+    if top[0] in ASK:
+        prompt["seat"] = ASK[top[0]].who(s, top)
+    so = s.shootout
+    orders: list[list[str] | None] = []
+    for side in (HOME, VISITORS):
+        order = [pid(i) for i in so.orders[side]]
+        if my_side == side or kind == "over":
+            orders.append(order)
+        else:
+            shown = so.idx + (1 if so.current[side] >= 0 and not so.sudden else 0)
+            orders.append(order[:shown] if order else None)
+    t = s.turn
+    ball = s.ball
+    return {
+        "format": PLAIN_FORMAT,
+        "seat": seat,
+        "side": _side_name(my_side) if my_side is not None else None,
+        "version": s.version,
+        "config": s.config.to_plain(),
+        "home_seat": s.home_seat,
+        "minute": s.minute,
+        "period": s.period,
+        "last_possession": s.last_poss,
+        "score": list(s.score),
+        "goals": [
+            {"side": SIDE_NAMES[g[0]], "period": g[1], "minute": g[2], "player": pid(g[3]),
+             "kind": g[4]}
+            for g in s.goals
+        ],
+        "ball": {
+            "space": b.names[ball.pos] if ball.pos else None,
+            "speed": ball.speed,
+            "owner": _side_name(ball.owner),
+            "carrier": pid(ball.carrier) if ball.carrier >= 0 else None,
+            "last": _side_name(ball.last),
+        },
+        "players": players,
+        "timeouts_used": list(s.timeouts),
+        "subs_left": list(s.subs),
+        "turn": {
+            "side": _side_name(t.side),
+            "handler": pid(t.handler) if t.handler >= 0 else None,
+            "challenger": pid(t.challenger) if t.challenger >= 0 else None,
+            "offense_card": t.off_card or None,
+            "defense_card": t.def_card or None,
+            "cost": t.cost,
+        },
+        "to_act": {"kind": kind, "seats": list(seats), "secret": secret},
+        "prompt": prompt,
+        "secret": {
+            "mine": s.secret[my_side] or None if my_side is not None else None,
+            "chosen": {"home": bool(s.secret[HOME]), "visitors": bool(s.secret[VISITORS])}
+            if top[0] in SECRET else None,
+        },
+        "shootout": {
+            "orders": orders,
+            "test": so.idx,
+            "goals": list(so.goals),
+            "sudden_death": so.sudden,
+            "current": [pid(i) if i >= 0 else None for i in so.current],
+        },
+    }
+
+
+def redact(events: Sequence[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """Events as ``seat`` may see them: another seat's secret choice loses its value."""
+    out = []
+    for e in events:
+        owner = e.get("private")
+        if owner is not None and owner != seat:
+            e = {k: v for k, v in e.items() if k != "decision"}
+        out.append(e)
+    return out

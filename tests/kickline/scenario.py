@@ -1,0 +1,181 @@
+"""Build positions by hand and drive the engine with scripted dice.
+
+``Match`` wraps a state and the events it produced, so a test reads like the
+laws: place the meeples, play the cards, hand over the dice, check the result.
+Seat 0 is home and seat 1 the visitors in every position built here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+import kickline
+from kickline.board import HOME, VISITORS, Board
+from kickline.engine import advance
+from kickline.state import Ball, Player, State, Turn, parse_pid, pid
+
+Event = dict[str, Any]
+
+
+def kickoff(board: int = 7) -> State:
+    """A fresh match after the toss (seat 0 chose home) and two skipped setups."""
+    s = kickline.new_game({"mode": "training", "board": board})
+    s, _ = kickline.apply_chance(s, "fortune")
+    s, _ = kickline.apply(s, 0, "toss home")
+    s, _ = kickline.apply(s, 0, "skip")
+    s, _ = kickline.apply(s, 1, "skip")
+    return s
+
+
+def position(
+    board: int = 7,
+    *,
+    home: Mapping[str, str],
+    visitors: Mapping[str, str],
+    ball: str,
+    owner: int = HOME,
+    speed: int = 1,
+    minute: int = 3,
+    period: int = 1,
+    tokens: Mapping[str, int] | None = None,
+    injured: Iterable[str] = (),
+    zones: Mapping[str, str] | None = None,
+    arrangement: Mapping[str, str] | None = None,
+    bench: Iterable[str] | None = None,
+    last_poss: bool = False,
+    score: tuple[int, int] = (0, 0),
+    timeouts: tuple[bool, bool] = (False, False),
+    carrier: str | None = None,
+) -> State:
+    """A turn about to start with the given meeples fielded (``{"h0": "H1", ...}``).
+
+    Each fielded player's card zone and arrangement default to the space given;
+    ``zones`` and ``arrangement`` override them.  Everyone not fielded sits on the
+    bench unless named in ``bench`` (then everyone else is on the back bench).
+    """
+    b = Board.of(board)
+    base = kickoff(board)
+    tokens = dict(tokens or {})
+    injured = set(injured)
+    zones = dict(zones or {})
+    arrangement = dict(arrangement or {})
+    placed = {**home, **visitors}
+    players = []
+    for i in range(18):
+        p = pid(i)
+        if p in placed:
+            sp = b.parse(placed[p])
+            arr = b.parse(arrangement[p]) if p in arrangement else sp
+            zone = zones.get(p, b.zones[arr])
+            players.append(Player("F", sp, zone, arr, tokens.get(p, 0), p in injured))
+        else:
+            on_bench = bench is None or p in set(bench)
+            players.append(Player("B" if on_bench else "X", 0, "", 0, tokens.get(p, 0),
+                                  p in injured))
+    state = replace(
+        base,
+        players=tuple(players),
+        ball=Ball(b.parse(ball), speed, owner, parse_pid(carrier) if carrier else -1, owner),
+        minute=minute,
+        period=period,
+        last_poss=last_poss,
+        score=score,
+        timeouts=timeouts,
+        turn=Turn(),
+        stack=(("over",), ("turn",)),
+    )
+    state, _ = advance(state)
+    return state
+
+
+class Match:
+    """A state plus everything it has said since the test began."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    # --- driving -------------------------------------------------------------
+    def do(self, *decisions: str) -> Match:
+        """Apply decisions in order, each by the seat that owes it (secret ones:
+        the first seat still owing one)."""
+        for d in decisions:
+            kind, seats, _ = kickline.to_act(self.state)
+            assert kind == "decide", f"expected a decision, engine waits for {kind}"
+            seat = next((s for s in seats if d in kickline.legal(self.state, s)), None)
+            assert seat is not None, (
+                f"{d!r} is legal for nobody; legal: "
+                + "; ".join(f"seat {s}: {kickline.legal(self.state, s)}" for s in seats)
+            )
+            self.state, ev = kickline.apply(self.state, seat, d)
+            self.events += ev
+        return self
+
+    def by(self, seat: int, decision: str) -> Match:
+        self.state, ev = kickline.apply(self.state, seat, decision)
+        self.events += ev
+        return self
+
+    def roll(self, *dice: int | str) -> Match:
+        for d in dice:
+            assert kickline.to_act(self.state)[0] == "chance", (
+                f"expected a roll, engine waits for {kickline.to_act(self.state)}"
+            )
+            self.state, ev = kickline.apply_chance(self.state, str(d))
+            self.events += ev
+        return self
+
+    # --- reading -------------------------------------------------------------
+    def legal(self, seat: int | None = None) -> tuple[str, ...]:
+        if seat is None:
+            kind, seats, _ = kickline.to_act(self.state)
+            assert kind == "decide" and len(seats) == 1, f"not one seat deciding: {kind} {seats}"
+            seat = seats[0]
+        return kickline.legal(self.state, seat)
+
+    @property
+    def waiting(self) -> tuple[str, tuple[int, ...], bool]:
+        return kickline.to_act(self.state)
+
+    @property
+    def frame(self) -> str:
+        return str(self.state.stack[-1][0])
+
+    def space(self, who: str) -> str:
+        p = self.state.players[parse_pid(who)]
+        return self.state.board.name(p.pos) if p.pos else ""
+
+    def tokens(self, who: str) -> int:
+        return self.state.players[parse_pid(who)].tokens
+
+    def injured(self, who: str) -> bool:
+        return self.state.players[parse_pid(who)].injured
+
+    @property
+    def ball(self) -> str:
+        return self.state.board.name(self.state.ball.pos)
+
+    @property
+    def owner(self) -> int:
+        return self.state.ball.owner
+
+    @property
+    def speed(self) -> int:
+        return self.state.ball.speed
+
+    def find(self, t: str) -> list[Event]:
+        return [e for e in self.events if e["t"] == t]
+
+    def last(self, t: str) -> Event:
+        found = self.find(t)
+        assert found, f"no {t!r} event; got {[e['t'] for e in self.events]}"
+        return found[-1]
+
+    def clear(self) -> Match:
+        self.events = []
+        return self
+
+
+__all__ = ["HOME", "VISITORS", "Match", "kickoff", "position"]

@@ -1,0 +1,225 @@
+"""End to end in one process: the real server on loopback, bot clients over websockets."""
+
+from __future__ import annotations
+
+import hashlib
+from functools import partial
+from typing import Any
+
+import anyio
+import pytest
+
+from kickline_server import toy
+from kickline_server.botclient import BotState, play
+from kickline_server.core import verify
+
+pytestmark = pytest.mark.anyio
+
+TOY = {"game": "toy", "config": {"mode": "training", "board": 25}}
+
+
+async def two_bots(url: str, a_state: BotState | None = None, **kw: Any
+                   ) -> tuple[dict[str, Any], dict[str, Any]]:
+    results: dict[str, Any] = {}
+
+    async def one(name: str, seed: str, **extra: Any) -> None:
+        results[name] = await play(url, how="quick", name=name, seed=seed, **TOY, **extra)
+
+    with anyio.fail_after(30):
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(partial(one, "a", "1", state=a_state))
+            tg.start_soon(partial(one, "b", "2", **kw))
+    return results["a"], results["b"]
+
+
+async def test_two_bots_finish_a_match_with_verifiable_dice(serve: Any, server_config: Any
+                                                            ) -> None:
+    async with serve(server_config()) as url:
+        a, b = await two_bots(url)
+    assert a["match"] == b["match"]
+    assert a["result"] == b["result"] and a["result"]["reason"] == "played"
+    seed = bytes.fromhex(a["seed"])
+    assert hashlib.sha256(seed).hexdigest() == a["commit"]
+    final = verify(toy.GAME, a["config"], seed, a["log"])
+    assert toy.GAME.result(final) == {k: a["result"][k] for k in ("winner", "score")}
+
+
+async def test_a_client_drops_and_reconnects_mid_match(serve: Any, server_config: Any) -> None:
+    state, other = BotState(), BotState()
+    async with serve(server_config()) as url:
+        a, b = await two_bots(url, a_state=other, state=state, drop_after=3)
+    assert state.reconnects == 1 and other.reconnects == 0
+    assert a["result"] == b["result"]
+    # The dropped bot saw every event exactly once, in order, across both connections:
+    # the same stream as its opponent's, except for the opponent's secret choices.
+    assert len(state.events) == len(other.events) > 0
+    for mine, theirs in zip(state.events, other.events, strict=True):
+        if mine["e"] == "chose":
+            assert mine["seat"] == theirs["seat"]
+        else:
+            assert mine == theirs
+    assert state.events[-1]["e"] == "end"
+
+
+async def test_create_join_by_code_and_watch(serve: Any, server_config: Any, client: Any
+                                             ) -> None:
+    codes: list[str] = []
+    async with serve(server_config()) as url:
+        results: dict[str, Any] = {}
+        with anyio.fail_after(30):
+            async with anyio.create_task_group() as tg:
+                async def creator() -> None:
+                    results["a"] = await play(url, how="create", seed="1", **TOY,
+                                              on_code=lambda m, c: codes.append(c))
+                tg.start_soon(creator)
+                while not codes:
+                    await anyio.sleep(0.01)
+                async with client(url) as w:
+                    await w.hello("watcher")
+                    await w.send({"t": "watch", "id": 1, "code": codes[0]})
+                    ack = await w.expect("ack")
+                    assert ack["seat"] is None
+                    prompt = await w.expect("prompt")
+                    assert prompt["seat"] is None and prompt["legal"] == []
+                    results["b"] = await play(url, how="join", code=codes[0].lower(),
+                                              seed="2", **TOY)
+                    over = await w.expect("over")
+                    assert over["result"] == results["b"]["result"]
+    assert results["a"]["result"] == results["b"]["result"]
+
+
+async def test_play_against_a_server_bot(serve: Any, server_config: Any, client: Any) -> None:
+    async with serve(server_config()) as url, client(url) as c:
+        await c.hello("human")
+        await c.send({"t": "create", "id": "c1", **TOY, "bot": "greedy"})
+        ack = await c.expect("ack", re="c1")
+        assert ack["seat"] == 0
+        while True:
+            msg = await c.recv()
+            if msg["t"] == "over":
+                break
+            if msg["t"] == "prompt" and msg["legal"]:
+                await c.send({"t": "decide", "id": f"d{msg['version']}", "match": ack["match"],
+                              "version": msg["version"], "decision": msg["legal"][0]})
+        assert msg["result"]["reason"] == "played"
+        players = [m for m in c.seen if m["t"] == "prompt"][-1]["players"]
+        assert players[1] == {"name": "greedy bot", "bot": "greedy"}
+
+
+async def test_time_control_plays_defaults_then_forfeits(serve: Any, server_config: Any,
+                                                         client: Any) -> None:
+    async with serve(server_config()) as url, client(url) as a, client(url) as b:
+        await a.hello("a")
+        await b.hello("b")
+        clock = {"decision": 0.05, "bank": 0, "max_timeouts": 2}
+        await a.send({"t": "quick", "id": 1, **TOY, "clock": clock})
+        await b.send({"t": "quick", "id": 1, **TOY, "clock": clock})
+        m = await b.expect("matched")
+        # b plays; a never answers: a's decisions time out, then a forfeits.
+        while True:
+            msg = await b.recv()
+            if msg["t"] == "over":
+                break
+            if msg["t"] == "prompt" and msg["legal"]:
+                await b.send({"t": "decide", "id": f"d{msg['version']}", "match": m["match"],
+                              "version": msg["version"], "decision": "jog"})
+        assert msg["result"] == {"winner": 1, "score": None, "reason": "timeouts", "seat": 0}
+        assert [e["by"] for e in msg["log"] if e["k"] == "d" and e["s"] == 0] == ["t"]
+
+
+async def test_a_vanished_player_forfeits_after_the_grace_window(
+    serve: Any, server_config: Any, client: Any
+) -> None:
+    from kickline_server.lobby import LobbyLimits
+
+    config = server_config(lobby=LobbyLimits(grace=0.2))
+    async with serve(config) as url, client(url) as b:
+        async with client(url) as a:
+            await a.hello("a")
+            await a.send({"t": "quick", "id": 1, **TOY})
+            await b.hello("b")
+            await b.send({"t": "quick", "id": 1, **TOY})
+            await a.expect("matched")
+        presence = await b.expect("presence")
+        assert presence["state"] == "reconnecting" and presence["seat"] == 0
+        over = await b.expect("over")
+        assert over["result"]["reason"] == "gone"
+
+
+async def test_reconnect_with_token_in_another_tab_resumes_the_seat(
+    serve: Any, server_config: Any, client: Any
+) -> None:
+    async with serve(server_config()) as url, client(url) as a, client(url) as b:
+        wa = await a.hello("a")
+        await b.hello("b")
+        await a.send({"t": "quick", "id": 1, **TOY})
+        await b.send({"t": "quick", "id": 1, **TOY})
+        m = await a.expect("matched")
+        p = await a.expect("prompt", status="playing")
+        await a.send({"t": "decide", "id": "x", "match": m["match"], "version": p["version"],
+                      "decision": "sprint"})
+        await a.expect("ack", re="x")
+        async with client(url) as tab:
+            w = await tab.hello(token=wa["token"])
+            assert w["player"] == wa["player"]
+            assert w["matches"] == [{"match": m["match"], "seat": 0, "status": "playing"}]
+            await tab.send({"t": "open", "id": "o", "match": m["match"], "since": 0})
+            await tab.expect("ack", re="o")
+            prompt = await tab.expect("prompt")
+            assert prompt["events"] == [{"e": "chose", "seat": 0, "choice": "sprint"}]
+            # The same id from the other tab is answered, not applied again.
+            await tab.send({"t": "decide", "id": "x", "match": m["match"],
+                            "version": p["version"], "decision": "jog"})
+            assert (await tab.expect("ack", re="x"))["version"] == 1
+
+
+async def test_server_restart_resumes_unfinished_matches(serve: Any, server_config: Any,
+                                                         client: Any) -> None:
+    config = server_config()
+    async with serve(config) as url, client(url) as a, client(url) as b:
+        wa, wb = await a.hello("a"), await b.hello("b")
+        await a.send({"t": "quick", "id": 1, **TOY})
+        await b.send({"t": "quick", "id": 1, **TOY})
+        m = await a.expect("matched")
+        p = await a.expect("prompt", status="playing")
+        await a.send({"t": "decide", "id": "x", "match": m["match"], "version": p["version"],
+                      "decision": "sprint"})
+        await a.expect("ack", re="x")
+    async with serve(config) as url:
+        state = BotState(token=wb["token"], match=m["match"], seat=1)
+        sa = BotState(token=wa["token"], match=m["match"], seat=0)
+        results: dict[str, Any] = {}
+        with anyio.fail_after(30):
+            async with anyio.create_task_group() as tg:
+                async def one(key: str, st: BotState) -> None:
+                    results[key] = await play(url, state=st, seed=key, **TOY)
+                tg.start_soon(one, "a", sa)
+                tg.start_soon(one, "b", state)
+    assert results["a"]["result"] == results["b"]["result"]
+    assert results["a"]["log"][0] == {"k": "d", "s": 0, "d": "sprint", "v": 0, "by": "p"}
+
+
+async def test_http_healthz_static_and_unknown_paths(serve: Any, server_config: Any,
+                                                     tmp_path: Any) -> None:
+    import urllib.request
+
+    static = tmp_path / "client"
+    static.mkdir()
+    (static / "index.html").write_text("<p>hi</p>")
+    (tmp_path / "secret.txt").write_text("no")
+    async with serve(server_config(client_dir=static)) as url:
+        base = url.replace("ws://", "http://").removesuffix("/ws")
+
+        def get(path: str) -> tuple[int, bytes]:
+            try:
+                with urllib.request.urlopen(base + path, timeout=5) as r:
+                    return r.status, r.read()
+            except urllib.error.HTTPError as e:
+                return e.code, e.read()
+
+        status, body = await anyio.to_thread.run_sync(get, "/healthz")
+        assert status == 200 and b'"ok": true' in body
+        assert await anyio.to_thread.run_sync(get, "/") == (200, b"<p>hi</p>")
+        assert (await anyio.to_thread.run_sync(get, "/nope.js"))[0] == 404
+        assert (await anyio.to_thread.run_sync(get, "/../secret.txt"))[0] == 404
+        assert (await anyio.to_thread.run_sync(get, "/%2e%2e/secret.txt"))[0] == 404

@@ -1,0 +1,172 @@
+"""The ``kickline`` command as a user runs it: real processes on loopback.
+
+The crash test kills the server with SIGKILL mid-match, restarts it on the same
+data directory, and checks the match ends exactly as an uninterrupted run with the
+same dice seed and the same bot seeds."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(
+    [str(ROOT / "shared"), str(ROOT / "server"), os.environ.get("PYTHONPATH", "")])}
+SEED = "ab" * 32
+TOY = ["--game", "toy", "--board", "60"]
+
+
+class ServerProc:
+    def __init__(self, data_dir: Path, port: int, *extra: str) -> None:
+        self.args = [sys.executable, "-m", "kickline_server.cli", "serve", "--port", str(port),
+                     "--data-dir", str(data_dir), "--insecure-fixed-seed", SEED,
+                     "--sqlite-synchronous", "NORMAL", *extra]
+        self.port = port
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(self.args, env=ENV, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, self.proc.stderr.read() if self.proc.stderr else ""
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz",
+                                            timeout=1) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> int:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(timeout=20)
+
+
+@pytest.fixture
+def servers() -> Iterator[list[ServerProc]]:
+    started: list[ServerProc] = []
+    yield started
+    for s in started:
+        if s.proc is not None and s.proc.poll() is None:
+            s.proc.kill()
+            s.proc.wait(timeout=10)
+
+
+def bot(port: int, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "kickline_server.cli", "bot", "--url",
+         f"ws://127.0.0.1:{port}", *args], env=ENV, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+
+
+def create_and_join(port: int, game: list[str]) -> tuple[subprocess.Popen[str],
+                                                         subprocess.Popen[str]]:
+    a = bot(port, "--create", "--seed", "1", "--name", "a", *game)
+    assert a.stderr is not None
+    line = a.stderr.readline()
+    code = json.loads(line)["code"]
+    b = bot(port, "--join", code, "--seed", "2", "--name", "b", *game)
+    return a, b
+
+
+def finish(p: subprocess.Popen[str]) -> dict[str, Any]:
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 0, err
+    lines = out.strip().splitlines()
+    assert len(lines) == 1, out
+    result: dict[str, Any] = json.loads(lines[0])
+    return result
+
+
+def log_len(db: Path) -> tuple[int, int]:
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
+        row = c.execute("SELECT coalesce(max(log_len), 0), coalesce(min(finished), 1) "
+                        "FROM matches").fetchone()
+    return int(row[0]), int(row[1])
+
+
+@pytest.mark.slow
+def test_sigkill_mid_match_then_restart_ends_like_an_uninterrupted_run(
+    tmp_path: Path, servers: list[ServerProc], port: Callable[[], int]
+) -> None:
+    ref = ServerProc(tmp_path / "ref", port())
+    servers.append(ref)
+    ref.start()
+    a, b = create_and_join(ref.port, TOY)
+    expected = finish(a), finish(b)
+    assert ref.stop() == 0
+    assert expected[0]["score"] == expected[1]["score"]
+
+    crash = ServerProc(tmp_path / "crash", port())
+    servers.append(crash)
+    crash.start()
+    a, b = create_and_join(crash.port, TOY)
+    db = tmp_path / "crash" / "kickline.sqlite3"
+    deadline = time.monotonic() + 60
+    while log_len(db)[0] < 40:
+        assert time.monotonic() < deadline and a.poll() is None
+        time.sleep(0.005)
+    crash.kill()
+    n, finished = log_len(db)
+    assert finished == 0, "the match ended before the kill; make it longer"
+    crash.start()  # same data dir, same port: the bots reconnect on their own
+    got = finish(a), finish(b)
+    assert [g["score"] for g in got] == [e["score"] for e in expected]
+    assert [g["winner"] for g in got] == [e["winner"] for e in expected]
+    assert got[0]["seed"] == expected[0]["seed"] == SEED
+    assert crash.stop() == 0
+    assert n >= 40
+
+
+def test_bot_prints_one_json_line_and_exits_0(
+    tmp_path: Path, servers: list[ServerProc], port: Callable[[], int]
+) -> None:
+    s = ServerProc(tmp_path / "d", port())
+    servers.append(s)
+    s.start()
+    a = bot(s.port, "--quick", "--game", "toy", "--board", "10")
+    b = bot(s.port, "--quick", "--game", "toy", "--board", "10", "--strategy", "greedy")
+    ra, rb = finish(a), finish(b)
+    assert ra["match"] == rb["match"] and set(ra) == {"match", "score", "winner", "reason",
+                                                        "seed"}
+
+
+def test_a_second_server_on_the_same_data_dir_refuses_to_start(
+    tmp_path: Path, servers: list[ServerProc], port: Callable[[], int]
+) -> None:
+    s = ServerProc(tmp_path / "d", port())
+    servers.append(s)
+    s.start()
+    other = subprocess.run(ServerProc(tmp_path / "d", port()).args, env=ENV,
+                           capture_output=True, text=True, timeout=30)
+    assert other.returncode == 2 and "another kickline server" in other.stderr
+
+
+def test_bot_reports_a_refused_join(
+    tmp_path: Path, servers: list[ServerProc], port: Callable[[], int]
+) -> None:
+    s = ServerProc(tmp_path / "d", port())
+    servers.append(s)
+    s.start()
+    p = bot(s.port, "--join", "NOSUCH", "--game", "toy")
+    out, err = p.communicate(timeout=30)
+    assert p.returncode == 1 and "not_found" in err and out == ""

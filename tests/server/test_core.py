@@ -1,0 +1,402 @@
+"""The sans-I/O match core, driven with plain calls."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any
+
+import msgpack  # type: ignore[import-untyped]
+import pytest
+
+from kickline_server import toy
+from kickline_server.core import (
+    CancelTimer,
+    Clock,
+    Command,
+    Connect,
+    Decide,
+    Disconnect,
+    Effect,
+    Finished,
+    MatchCore,
+    Persist,
+    Resign,
+    Resume,
+    Send,
+    SetTimer,
+    Sit,
+    TimerFired,
+    verify,
+)
+
+SEED = bytes(range(32))
+A, B = "alice", "bob"
+
+
+class Host:
+    """Carries out effects the way an actor would, in memory."""
+
+    def __init__(self, core: MatchCore) -> None:
+        self.core = core
+        self.snapshot: Any = None
+        self.log: list[Any] = []
+        self.inbox: dict[int, list[dict[str, Any]]] = {}
+        self.timers: dict[str, float] = {}
+        self.finished: Any = None
+        self.persist_count = 0
+
+    def do(self, cmd: Command, now: float = 0.0) -> list[Effect]:
+        effects = self.core.handle(cmd, now)
+        sent = False
+        for e in effects:
+            if isinstance(e, Persist):
+                assert not sent, "a Persist came after a Send"
+                assert e.start == len(self.log)
+                self.log.extend(msgpack.unpackb(msgpack.packb(x)) for x in e.entries)
+                self.snapshot = msgpack.unpackb(msgpack.packb(e.snapshot))
+                self.persist_count += 1
+            elif isinstance(e, Send):
+                sent = True
+                self.inbox.setdefault(e.conn, []).append(e.message)
+            elif isinstance(e, SetTimer):
+                self.timers[e.key] = e.at
+            elif isinstance(e, CancelTimer):
+                del self.timers[e.key]
+            elif isinstance(e, Finished):
+                self.finished = e.result
+        return effects
+
+    def take(self, conn: int) -> list[dict[str, Any]]:
+        return self.inbox.pop(conn, [])
+
+    def last_prompt(self, conn: int) -> dict[str, Any]:
+        prompts = [m for m in self.inbox.get(conn, []) if m["t"] == "prompt"]
+        return prompts[-1]
+
+
+def new_core(**kw: Any) -> MatchCore:
+    return MatchCore(toy.GAME, toy.BOTS, match_id="m1", config={"board": 30}, seed=SEED,
+                     now=0.0, meta={"code": "ABCDEF"}, **kw)
+
+
+def started(**kw: Any) -> Host:
+    h = Host(new_core(**kw))
+    h.do(Sit(0, A, "Alice", conn=1, re="c"))
+    h.do(Sit(1, B, "Bob", conn=2, re="j"))
+    return h
+
+
+def test_a_match_starts_when_both_seats_are_held() -> None:
+    h = Host(new_core())
+    effects = h.do(Sit(0, A, "Alice", conn=1, re="c"))
+    assert isinstance(effects[0], Persist)
+    msgs = h.take(1)
+    assert msgs[0] == {"t": "ack", "re": "c", "match": "m1", "seat": 0, "code": "ABCDEF"}
+    assert msgs[1]["status"] == "waiting" and msgs[1]["legal"] == []
+    assert "expire" in h.timers
+    h.do(Sit(1, B, "Bob", conn=2, re="j"))
+    assert "expire" not in h.timers
+    p0 = h.last_prompt(1)
+    assert p0["status"] == "playing"
+    assert p0["legal"] == ["jog", "sprint"]
+    assert p0["commit"] == hashlib.sha256(SEED).hexdigest()
+    assert p0["to_act"] == {"kind": "decide", "seats": [0, 1], "secret": True}
+    assert set(h.timers) == {"clock:0", "clock:1"}
+
+
+def test_the_seed_never_reaches_a_client_before_the_end() -> None:
+    h = started()
+    rng = random.Random(5)
+    while h.core.status == "playing":
+        seat = rng.choice(h.core.to_act()[1])
+        prompt = h.last_prompt(seat + 1)
+        h.do(Decide(seat + 1, (A, B)[seat], f"{seat}-{prompt['version']}", prompt["version"],
+                    rng.choice(prompt["legal"])))
+        for conn in (1, 2):
+            for m in h.inbox.get(conn, []):
+                if m["t"] != "over":
+                    blob = msgpack.packb(m)
+                    assert SEED not in blob and SEED.hex().encode() not in blob
+    over = [m for m in h.take(1) if m["t"] == "over"]
+    assert over[0]["seed"] == SEED.hex()
+
+
+def test_secret_choice_is_redacted_for_the_other_seat_in_events_and_view() -> None:
+    h = started()
+    h.take(1), h.take(2)
+    h.do(Decide(1, A, "a", 0, "sprint"))
+    to_alice, to_bob = h.take(1), h.take(2)
+    assert to_alice[0] == {"t": "ack", "re": "a", "match": "m1", "version": 1}
+    assert to_alice[1]["events"] == [{"e": "chose", "seat": 0, "choice": "sprint"}]
+    assert to_bob[0]["events"] == [{"e": "chose", "seat": 0}]
+    assert to_bob[0]["view"]["choices"] == ["hidden", None]
+    assert "sprint" not in str([to_bob[0]["events"], to_bob[0]["view"]])
+
+
+def run_to_end(h: Host, rng: random.Random, now: float = 0.0) -> None:
+    while h.core.status == "playing":
+        seat = rng.choice(h.core.to_act()[1])
+        conn = seat + 1
+        prompt = h.last_prompt(conn)
+        h.do(Decide(conn, (A, B)[seat], f"{seat}-{prompt['version']}", prompt["version"],
+                    rng.choice(prompt["legal"])), now)
+
+
+def test_a_full_match_ends_with_a_verifiable_log() -> None:
+    h = started()
+    run_to_end(h, random.Random(1))
+    assert h.finished is not None and h.finished["reason"] == "played"
+    over = [m for m in h.take(2) if m["t"] == "over"][0]
+    final = verify(toy.GAME, over["config"], bytes.fromhex(over["seed"]), over["log"])
+    result = toy.GAME.result(final)
+    assert result is not None
+    assert {k: over["result"][k] for k in result} == result
+    assert hashlib.sha256(bytes.fromhex(over["seed"])).hexdigest() == over["commit"]
+    assert h.timers == {}
+
+
+def test_verify_detects_a_forged_roll() -> None:
+    h = started()
+    run_to_end(h, random.Random(2))
+    log = h.core.public_log()
+    i = next(i for i, e in enumerate(log) if e["k"] == "c")
+    log[i] = dict(log[i], o="6" if log[i]["o"] != "6" else "5")
+    with pytest.raises(ValueError, match=f"log entry {i}"):
+        verify(toy.GAME, {"board": 30}, SEED, log)
+
+
+def test_a_resent_decision_is_answered_not_applied_twice() -> None:
+    h = started()
+    h.take(1)
+    h.do(Decide(1, A, "x", 0, "jog"))
+    n, count = len(h.log), h.persist_count
+    first = h.take(1)
+    effects = h.do(Decide(1, A, "x", 0, "jog"))
+    assert not any(isinstance(e, Persist) for e in effects)
+    again = h.take(1)
+    assert again[0] == first[0]
+    assert len(h.log) == n and h.persist_count == count
+
+
+@pytest.mark.parametrize(("decision", "version", "code"), [
+    ("jog", 5, "stale_version"),
+    ("walk", 0, "illegal_decision"),
+    ("Jog!", 0, "malformed_decision"),
+])
+def test_bad_decisions_get_an_error_with_the_current_view_and_change_nothing(
+    decision: str, version: int, code: str
+) -> None:
+    h = started()
+    h.take(1)
+    before = msgpack.packb(h.core.snapshot())
+    effects = h.do(Decide(1, A, "x", version, decision))
+    assert not any(isinstance(e, Persist) for e in effects)
+    (err,) = h.take(1)
+    assert err["t"] == "error" and err["code"] == code and err["re"] == "x"
+    assert err["message"] and err["version"] == 0
+    assert err["legal"] == ["jog", "sprint"] and err["view"]["phase"] == "choose"
+    assert msgpack.packb(h.core.snapshot()) == before
+    # An error is not cached: the same id may carry a corrected decision.
+    h.do(Decide(1, A, "x", 0, "jog"))
+    assert h.take(1)[0]["t"] == "ack"
+
+
+def test_a_stale_version_after_the_state_moved_on() -> None:
+    h = started()
+    rng = random.Random(3)
+    for _ in range(4):  # a couple of rounds so the version passes 0
+        run_one = h.core.to_act()[1][0]
+        prompt = h.last_prompt(run_one + 1)
+        h.do(Decide(run_one + 1, (A, B)[run_one], f"k{prompt['version']}{run_one}",
+                    prompt["version"], rng.choice(prompt["legal"])))
+    seat = h.core.to_act()[1][0]
+    h.take(seat + 1)
+    h.do(Decide(seat + 1, (A, B)[seat], "old", 0, "jog"))
+    (err,) = h.take(seat + 1)
+    assert err["code"] == "stale_version"
+
+
+def test_decisions_for_a_seat_the_player_does_not_hold() -> None:
+    h = started()
+    h.take(1), h.take(3)
+    h.do(Decide(3, "mallory", "x", 0, "jog"))
+    assert h.take(3)[0]["code"] == "not_your_seat"
+    h.do(Decide(1, A, "y", 0, "jog", seat=1))
+    assert h.take(1)[0]["code"] == "not_your_seat"
+    h.do(Resign(3, "mallory", "z"))
+    assert h.take(3)[0]["code"] == "not_your_seat"
+    assert h.log == [] and h.core.status == "playing"
+
+
+def test_not_your_turn_and_not_started_and_over() -> None:
+    h = Host(new_core())
+    h.do(Sit(0, A, "Alice", conn=1))
+    h.take(1)
+    h.do(Decide(1, A, "x", 0, "jog"))
+    assert h.take(1)[0]["code"] == "not_started"
+    h.do(Sit(1, B, "Bob", conn=2))
+    h.do(Decide(1, A, "a", 0, "jog"))
+    h.take(1)
+    h.do(Decide(1, A, "b", 0, "jog"))
+    assert h.take(1)[0]["code"] == "not_your_turn"
+    h.do(Resign(2, B, "r"))
+    h.take(1)
+    h.do(Decide(1, A, "c", 0, "jog"))
+    assert h.take(1)[0]["code"] == "match_over"
+
+
+def test_resign() -> None:
+    h = started()
+    h.do(Resign(1, A, "r"))
+    assert h.finished == {"winner": 1, "score": None, "reason": "resigned", "seat": 0}
+    assert h.snapshot["status"] == "over"
+    assert [m["t"] for m in h.take(2)][-1] == "over"
+
+
+def test_restore_continues_exactly_like_an_uninterrupted_run() -> None:
+    a = started()
+    rng = random.Random(9)
+    for _ in range(7):
+        seat = a.core.to_act()[1][0]
+        prompt = a.last_prompt(seat + 1)
+        a.do(Decide(seat + 1, (A, B)[seat], f"d{len(a.log)}", prompt["version"],
+                    rng.choice(prompt["legal"])))
+    restored = Host(MatchCore.restore(toy.GAME, toy.BOTS, a.snapshot, a.log))
+    restored.log, restored.snapshot = list(a.log), a.snapshot
+    restored.do(Resume(), 100.0)
+    assert set(restored.timers) >= {"grace:0", "grace:1"}
+    assert restored.core.events == a.core.events
+    assert msgpack.packb(restored.core.snapshot()) == msgpack.packb(a.core.snapshot())
+    restored.do(Connect(1, A, since=0, re="o1"), 100.0)
+    restored.do(Connect(2, B, since=0, re="o2"), 100.0)
+    assert not any(k.startswith("grace") for k in restored.timers)
+    r1, r2 = random.Random(4), random.Random(4)
+    run_to_end(a, r1)
+    run_to_end(restored, r2)
+    assert restored.finished == a.finished
+    assert restored.core.log == a.core.log
+    # The resent last decision is still answered from the snapshot's reply cache.
+    key = next(iter(a.core.replies))
+    assert key in MatchCore.restore(toy.GAME, toy.BOTS, a.snapshot, a.log).replies
+
+
+def test_restore_ignores_log_entries_past_the_snapshot() -> None:
+    h = started()
+    h.do(Decide(1, A, "x", 0, "jog"))
+    snap = h.snapshot
+    core = MatchCore.restore(toy.GAME, toy.BOTS, snap, [*h.log, {"k": "d", "s": 1}])
+    assert core.log == h.log
+
+
+def test_a_timeout_plays_the_default_then_repeated_timeouts_forfeit() -> None:
+    h = started(clock=Clock(decision=10, bank=5, max_timeouts=2))
+    assert h.timers["clock:0"] == 15.0
+    h.do(Decide(2, B, "b", 0, "sprint"), 12.0)  # 2 s over the free time
+    assert h.core.bank[1] == 3.0
+    h.do(TimerFired("clock:0"), 14.0)  # early: ignored
+    assert h.core.status == "playing" and len(h.log) == 1
+    h.do(TimerFired("clock:0"), 15.0)
+    assert h.log[1]["by"] == "t" and h.log[1]["d"] == "jog"  # first legal decision
+    assert h.core.bank[0] == 0.0 and h.core.timeouts[0] == 1
+    at = h.timers["clock:0"]
+    assert at == 25.0  # the next decision has only its free time left
+    h.do(TimerFired("clock:0"), at)
+    assert h.finished == {"winner": 1, "score": None, "reason": "timeouts", "seat": 0}
+
+
+def test_a_real_decision_resets_the_timeout_count() -> None:
+    h = started(clock=Clock(decision=10, bank=0, max_timeouts=2))
+    h.do(TimerFired("clock:0"), 10.0)
+    assert h.core.timeouts[0] == 1
+    h.do(Decide(2, B, "b", 0, "jog"), 10.0)
+    prompt = h.last_prompt(1)
+    h.do(Decide(1, A, "a", prompt["version"], "jog"), 11.0)
+    assert h.core.timeouts[0] == 0
+
+
+def test_drop_and_reconnect_within_grace_gets_missed_events() -> None:
+    h = started(grace=30)
+    h.take(1)
+    h.do(Disconnect(1), 5.0)
+    assert h.take(2)[-1] == {"t": "presence", "match": "m1", "seat": 0, "state": "reconnecting"}
+    assert h.timers["grace:0"] == 35.0
+    h.do(Decide(2, B, "b", 0, "jog"), 6.0)
+    seen = h.core.conns  # connection 1 is gone
+    assert 1 not in seen
+    h.do(Connect(7, A, since=0, re="o"), 20.0)
+    msgs = h.take(7)
+    assert msgs[0] == {"t": "ack", "re": "o", "match": "m1", "seat": 0}
+    assert msgs[1]["events"] == [{"e": "chose", "seat": 1}]
+    assert msgs[1]["legal"] == ["jog", "sprint"]
+    assert h.take(2)[-1]["state"] == "connected"
+    assert "grace:0" not in h.timers
+
+
+def test_a_vanished_player_forfeits_when_grace_runs_out() -> None:
+    h = started(grace=30)
+    h.do(Disconnect(1), 5.0)
+    h.do(TimerFired("grace:0"), 35.0)
+    assert h.finished == {"winner": 1, "score": None, "reason": "gone", "seat": 0}
+    assert h.log[-1] == {"k": "f", "s": 0, "why": "gone"}
+
+
+def test_both_vanished_is_abandoned() -> None:
+    h = started(grace=30)
+    h.do(Disconnect(1), 5.0)
+    h.do(Disconnect(2), 6.0)
+    h.do(TimerFired("grace:0"), 35.0)
+    assert h.finished is not None and h.finished["reason"] == "abandoned"
+
+
+def test_an_unjoined_match_expires() -> None:
+    h = Host(new_core(waiting_ttl=60))
+    h.do(Sit(0, A, "Alice", conn=1))
+    h.do(TimerFired("expire"), 60.0)
+    assert h.finished == {"winner": None, "score": None, "reason": "expired"}
+
+
+def test_against_a_server_bot_only_the_human_is_prompted() -> None:
+    h = Host(new_core())
+    h.do(Sit(0, A, "Alice", conn=1))
+    h.do(Sit(1, "bot", "Random bot", bot="random"))
+    assert set(h.timers) == {"clock:0"}
+    rng = random.Random(0)
+    while h.core.status == "playing":
+        prompt = h.last_prompt(1)
+        assert prompt["legal"]
+        h.do(Decide(1, A, f"v{prompt['version']}", prompt["version"],
+                    rng.choice(prompt["legal"])))
+    bot_moves = [e for e in h.log if e["k"] == "d" and e["s"] == 1]
+    assert bot_moves and all(e["by"] == "b" for e in bot_moves)
+
+
+def test_spectators_see_the_public_view() -> None:
+    h = started()
+    h.do(Decide(1, A, "a", 0, "sprint"))
+    h.do(Connect(9, None, watch=True, re="w"))
+    ack, prompt = h.take(9)
+    assert ack["seat"] is None and prompt["seat"] is None
+    assert prompt["events"] == [{"e": "chose", "seat": 0}]
+    assert prompt["legal"] == []
+    assert prompt["view"]["choices"] == ["hidden", None]
+
+
+def test_opening_a_match_without_a_seat_is_refused() -> None:
+    h = started()
+    h.do(Connect(9, "mallory", re="o"))
+    assert h.take(9)[0]["code"] == "not_your_seat"
+    assert 9 not in h.core.conns
+
+
+def test_seating_twice() -> None:
+    h = started()
+    with pytest.raises(ValueError):
+        h.do(Sit(0, "carol", "Carol"))  # a host bug
+    effects = h.do(Sit(1, "carol", "Carol", conn=5, re="j"))
+    assert not any(isinstance(e, Persist) for e in effects)
+    assert h.take(5)[0]["code"] == "match_full"
+    h2 = Host(new_core())
+    h2.do(Sit(0, A, "A", conn=1))
+    h2.do(Sit(1, "bot", "Bot", bot="nonesuch", conn=1, re="b"))
+    assert h2.take(1)[-1]["code"] == "unknown_bot"

@@ -1,0 +1,141 @@
+"""The store contract, run against both implementations."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from kickline_server.store import LeaseLost, LogGap, Store, StoreUnavailable, pack, unpack
+from kickline_server.store_redis import RedisStore
+from kickline_server.store_sqlite import SqliteStore
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    s: Store
+    if request.param == "sqlite":
+        s = SqliteStore(tmp_path / "k.sqlite3")
+    else:
+        url = request.getfixturevalue("redis_url")
+        s = RedisStore(url, prefix=request.getfixturevalue("key_prefix"))
+    try:
+        yield s
+    finally:
+        await s.aclose()
+
+
+async def test_save_and_load(store: Store) -> None:
+    assert await store.load("m1") is None
+    assert await store.acquire("m1", "me", 30)
+    await store.save("m1", b"s0", [b"a", b"b"], 0, finished=False, owner="me")
+    await store.save("m1", b"s1", [b"c"], 2, finished=False, owner="me")
+    got = await store.load("m1")
+    assert got is not None
+    assert (got.snapshot, got.log) == (b"s1", [b"a", b"b", b"c"])
+    assert await store.unfinished() == ["m1"]
+
+
+async def test_a_retried_save_is_idempotent(store: Store) -> None:
+    assert await store.acquire("m1", "me", 30)
+    await store.save("m1", b"s0", [b"a"], 0, finished=False, owner="me")
+    await store.save("m1", b"s1", [b"b", b"c"], 1, finished=False, owner="me")
+    await store.save("m1", b"s1", [b"b", b"c"], 1, finished=False, owner="me")
+    got = await store.load("m1")
+    assert got is not None and got.log == [b"a", b"b", b"c"]
+    # Rewriting from index 0 replaces everything.
+    await store.save("m1", b"s2", [b"z"], 0, finished=False, owner="me")
+    got = await store.load("m1")
+    assert got is not None and (got.snapshot, got.log) == (b"s2", [b"z"])
+
+
+async def test_a_gap_is_refused(store: Store) -> None:
+    assert await store.acquire("m1", "me", 30)
+    with pytest.raises(LogGap):
+        await store.save("m1", b"s", [b"a"], 3, finished=False, owner="me")
+    assert await store.load("m1") is None
+
+
+async def test_finished_matches_leave_the_unfinished_set(store: Store) -> None:
+    for m in ("b", "a", "c"):
+        assert await store.acquire(m, "me", 30)
+        await store.save(m, b"s", [], 0, finished=False, owner="me")
+    await store.save("b", b"s", [b"x"], 0, finished=True, owner="me")
+    assert await store.unfinished() == ["a", "c"]
+
+
+async def test_only_the_lease_holder_may_save(store: Store) -> None:
+    assert await store.acquire("m1", "one", 30)
+    assert await store.acquire("m1", "one", 30)  # renew
+    assert not await store.acquire("m1", "two", 30)
+    with pytest.raises(LeaseLost):
+        await store.save("m1", b"s", [b"a"], 0, finished=False, owner="two")
+    assert await store.load("m1") is None
+    with pytest.raises(LeaseLost):
+        await store.save("m2", b"s", [], 0, finished=False, owner="one")  # no lease at all
+    await store.release("m1", "two")  # not the holder: no effect
+    assert not await store.acquire("m1", "two", 30)
+    await store.release("m1", "one")
+    assert await store.acquire("m1", "two", 30)
+
+
+async def test_an_expired_lease_can_be_taken(store: Store) -> None:
+    assert await store.acquire("m1", "one", 0.05)
+    with anyio.fail_after(5):
+        while not await store.acquire("m1", "two", 30):
+            await anyio.sleep(0.02)
+    with pytest.raises(LeaseLost):
+        await store.save("m1", b"s", [], 0, finished=False, owner="one")
+
+
+async def test_invite_codes(store: Store) -> None:
+    assert await store.find_code("ABC") is None
+    assert await store.claim_code("ABC", "m1")
+    assert not await store.claim_code("ABC", "m2")
+    assert await store.find_code("ABC") == "m1"
+
+
+async def test_pack_round_trip() -> None:
+    obj = {"seed": b"\x00\x01", "log": [{"k": "d"}], "n": None}
+    assert unpack(pack(obj)) == obj
+
+
+async def test_sqlite_survives_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "k.sqlite3"
+    s = SqliteStore(path)
+    assert await s.acquire("m1", "me", 30)
+    await s.save("m1", b"s", [b"a"], 0, finished=False, owner="me")
+    await s.aclose()
+    s = SqliteStore(path)
+    got = await s.load("m1")
+    await s.aclose()
+    assert got is not None and got.log == [b"a"]
+
+
+async def test_redis_restart_keeps_data_and_reports_unavailable_while_down(
+    redis_proc: Any, key_prefix: str
+) -> None:
+    s = RedisStore(redis_proc.url, prefix=key_prefix, socket_timeout=1)
+    try:
+        assert await s.acquire("m1", "me", 60)
+        await s.save("m1", b"s", [b"a"], 0, finished=False, owner="me")
+        redis_proc.stop(kill=True)
+        with pytest.raises(StoreUnavailable):
+            await s.save("m1", b"s2", [b"b"], 1, finished=False, owner="me")
+        redis_proc.start()
+        with anyio.fail_after(10):
+            while True:
+                try:
+                    await s.save("m1", b"s2", [b"b"], 1, finished=False, owner="me")
+                    break
+                except StoreUnavailable:
+                    await anyio.sleep(0.05)
+        got = await s.load("m1")
+        assert got is not None and (got.snapshot, got.log) == (b"s2", [b"a", b"b"])
+    finally:
+        await s.aclose()
