@@ -6,7 +6,7 @@ Spaces are indexed 1..N from the home end.  Sides are ``HOME = 0`` and
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 HOME = 0
 VISITORS = 1
@@ -49,7 +49,7 @@ class Board:
         }
 
     @staticmethod
-    @lru_cache(maxsize=None)
+    @cache
     def of(n: int) -> Board:
         return Board(n)
 

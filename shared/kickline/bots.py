@@ -114,9 +114,10 @@ def greedy_bot(view: View, legal: Sequence[str], rng: _random.Random) -> str:
             p = r.players[who]
             fresh = p["tokens"] + cost <= p["def"]
             score = (cost, -p["def"], who)
-            if (fresh and cost <= 2) or "send none" not in legal:
-                if best is None or score < best[0]:
-                    best = (score, d)
+            if ((fresh and cost <= 2) or "send none" not in legal) and (
+                best is None or score < best[0]
+            ):
+                best = (score, d)
         return best[1] if best else "send none"
     if "handler" in kinds:
         return pick(legal, lambda d: (-r.players[d.split()[1]]["off"], d))

@@ -21,7 +21,7 @@ from . import rulings as R
 from .board import HOME, VISITORS, Board
 from .decisions import Decision
 from .errors import IllegalDecision, MalformedDecision, StaleVersion
-from .roster import BENCH_SLOTS, ROLE_SKILLS, SQUAD_ROLES, STARTING_SLOTS
+from .roster import BENCH_SLOTS, STARTING_SLOTS
 from .state import (
     STATE_FIELDS,
     Ball,
@@ -48,6 +48,15 @@ CARD_COST = {  # 16.2.1 (rulings 1.7)
 CARD_LAW = {
     "low-pass": "6.5", "dribble": "6.6", "high-pass": "6.7",
     "deflect": "6.8", "steal": "6.9", "pressure": "6.10",
+}
+# The law that offers each kind of decision, named on the decision's own event.
+DECISION_LAW = {
+    "toss": "3.1.3", "handler": "4.2.1", "action": "4.3", "challenge": "6.1.2",
+    "send": "9.1.1", "card": "6.2.1", "pass": "6.5.2", "dribble": "6.6.2", "speed": "7.2.1",
+    "throw": "6.7.2", "receive": "10.1.3", "shot": "8.4.1", "pick": "10.1.3", "run": "12.4.3",
+    "clear": "15.5.1", "sub": "14.5.1", "formation": "14.7.3", "move": "14.7.5",
+    "swap": "14.2.1", "finish": "14.8.3", "skip": "14.8.4", "order": "17.3.1",
+    "shooter": "17.6.2",
 }
 PERIOD_END = {1: 15, 2: 30}  # 16.1.1, 16.3.1
 MAX_SPEED = 12
@@ -644,7 +653,7 @@ ASK["speed"] = Ask(
 
 
 def _high_pass(c: Ctx) -> None:
-    side, h, pos = c.turn.side, c.turn.handler, c.ball.pos
+    side, pos = c.turn.side, c.ball.pos
     e = c.B.to_end(side, pos)
     if e <= 1:  # 6.7.4: every distance lands on the last space: an overshoot
         c.ev("overshoot", "6.7.4", frm=c.sp(pos))
@@ -1167,6 +1176,16 @@ def _incoming(c: Ctx, side: int) -> list[int]:
             if c.players[i].status == "X" and not c.players[i].injured]
 
 
+# Decision texts built once: a random coach asks for these lists thousands of times.
+_SUB_TEXT = [[f"sub {pid(o)} {pid(n)}" for n in range(18)] for o in range(18)]
+_SWAP_TEXT = [[f"swap {pid(i)} {pid(j)}" for j in range(18)] for i in range(18)]
+_MOVE_TEXT = {
+    n: [[f"move {pid(i)} {Board.of(n).names[s]}" if s else "" for s in range(n + 1)]
+        for i in range(18)]
+    for n in (7, 9)
+}
+
+
 def _coach_legal(c: Ctx, f: Frame) -> list[str]:
     _, side, occasion, acted, _local = f
     out: list[str] = []
@@ -1177,20 +1196,21 @@ def _coach_legal(c: Ctx, f: Frame) -> list[str]:
     mine = c.fielded(side)
     if _subs_left(c, f) != 0:
         inc = _incoming(c, side)
-        out += [f"sub {pid(o)} {pid(n)}" for o in mine for n in inc]
+        out += [_SUB_TEXT[o][n] for o in mine for n in inc]
     if occasion != "shootout":  # 14.2.2: substitution alone before the shootout
         out += [f"formation {name}" for name in c.B.formations()]
         ps = c.players
-        out += [f"move {pid(i)} {c.sp(s)}" for i in mine for s in c.B.spaces(ps[i].zone)
-                if s != ps[i].arr]
+        moves = _MOVE_TEXT[c.B.n]
+        out += [moves[i][s] for i in mine for s in c.B.spaces(ps[i].zone) if s != ps[i].arr]
         if R.ZONE_SWAP_ALLOWED:
-            out += [f"swap {pid(i)} {pid(j)}" for i in mine for j in mine
+            out += [_SWAP_TEXT[i][j] for i in mine for j in mine
                     if i < j and ps[i].zone != ps[j].zone]
-    return sorted(out)
+    out.sort()
+    return out
 
 
 def _coach_answer(c: Ctx, f: Frame, d: str) -> None:
-    _, side, occasion, acted, local = f
+    _, side, occasion, _acted, local = f
     parts = d.split()
     kind = parts[0]
     law = "14.2.1"
@@ -1415,7 +1435,8 @@ def legal(s: State, seat: int) -> tuple[str, ...]:
     if cache[0] is s and cache[1] == seat:
         return cache[2]  # type: ignore[no-any-return]
     out = _legal(s, seat)
-    cache[0], cache[1], cache[2] = s, seat, out
+    if out:  # a seat with nothing to decide is cheap to ask again; keep the real list
+        cache[0], cache[1], cache[2] = s, seat, out
     return out
 
 
@@ -1446,7 +1467,9 @@ def chance(s: State) -> tuple[str, dict[str, Any], tuple[str, ...]]:
     raise IllegalDecision("no chance event is pending")
 
 
-def apply(s: State, seat: int, text: str, *, version: int | None = None) -> tuple[State, list[Event]]:
+def apply(
+    s: State, seat: int, text: str, *, version: int | None = None
+) -> tuple[State, list[Event]]:
     """Apply ``seat``'s decision.  Raises and leaves ``s`` untouched if it is refused."""
     if version is not None and version != s.version:
         raise StaleVersion(s.version, version)
@@ -1464,7 +1487,7 @@ def apply(s: State, seat: int, text: str, *, version: int | None = None) -> tupl
     c = Ctx(s)
     if k in ASK:
         c.stack.pop()
-        c.ev("decision", "", seat=seat, decision=d)
+        c.ev("decision", DECISION_LAW[d.split(" ", 1)[0]], seat=seat, decision=d)
         ASK[k].answer(c, f, d)
     else:
         side = s.side_of(seat)
@@ -1480,19 +1503,22 @@ def apply(s: State, seat: int, text: str, *, version: int | None = None) -> tupl
     return _finish(c, s.version + 1)
 
 
-def apply_chance(s: State, outcome: str, *, version: int | None = None) -> tuple[State, list[Event]]:
+def apply_chance(
+    s: State, outcome: str, *, version: int | None = None
+) -> tuple[State, list[Event]]:
     if version is not None and version != s.version:
         raise StaleVersion(s.version, version)
     kind, desc, outcomes = chance(s)
     if outcome not in outcomes:
         raise MalformedDecision(f"{outcome!r} is not an outcome of this {kind}")
     c = Ctx(s)
-    f = c.stack.pop()
+    c.stack.pop()
     if kind == "coin":
         _coin(c, outcome)
     else:
         c.rolls.append(int(outcome))
-        c.ev("roll", desc["law"], die=int(outcome), **{"for": desc["for"], "player": desc["player"]})
+        c.ev("roll", desc["law"], die=int(outcome),
+             **{"for": desc["for"], "player": desc["player"]})
     return _finish(c, s.version + 1)
 
 
@@ -1520,7 +1546,8 @@ def _run(c: Ctx) -> None:
             options = ask.legal(c, f)
             if len(options) == 1:
                 c.stack.pop()
-                c.ev("forced", "", decision=options[0], seat=ask.who(c, f))
+                c.ev("forced", DECISION_LAW[options[0].split(" ", 1)[0]], decision=options[0],
+                     seat=ask.who(c, f))
                 ask.answer(c, f, options[0])
                 continue
             if not options:

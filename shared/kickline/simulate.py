@@ -116,7 +116,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(bots) != 2 or any(b not in BOTS for b in bots):
         ap.error(f"--bots takes two of {', '.join(sorted(BOTS))}, e.g. random,greedy")
     try:
-        config = Config(args.mode, args.board, tuple(args.teams.split(",")))  # type: ignore[arg-type]
+        teams = args.teams.split(",")
+        pair = (teams[0], teams[-1]) if len(teams) == 2 else ("", "")
+        config = Config(args.mode, args.board, pair)
     except ValueError as exc:
         ap.error(str(exc))
     if args.matches < 1:

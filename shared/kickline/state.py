@@ -10,8 +10,8 @@ describes it field by field.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from collections.abc import Sequence
+from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 from .board import Board

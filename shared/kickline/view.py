@@ -12,9 +12,8 @@ from typing import Any
 
 from .board import HOME, SIDE_NAMES, VISITORS
 from .engine import ASK, SECRET, to_act
-from .state import pid, role
 from .roster import ROLE_SKILLS, TEAMS
-from .state import PLAIN_FORMAT, State
+from .state import PLAIN_FORMAT, State, pid, role
 
 STATUS = {"F": "field", "B": "bench", "X": "back-bench"}
 
