@@ -1473,13 +1473,16 @@ def apply(
     """Apply ``seat``'s decision.  Raises and leaves ``s`` untouched if it is refused."""
     if version is not None and version != s.version:
         raise StaleVersion(s.version, version)
-    d = Decision.decode(text).text
-    f = _top(s)
-    k = f[0]
     if seat not in (0, 1):
         raise IllegalDecision(f"no seat {seat!r}")
+    f = _top(s)
+    k = f[0]
     options = legal(s, seat)
+    d = text
+    # Every legal option is well formed, so only a refused text needs parsing: that is
+    # where malformed and illegal are told apart.
     if d not in options:
+        d = Decision.decode(text).text
         if not options:
             raise IllegalDecision(f"seat {seat} has nothing to decide now")
         raise IllegalDecision(f"{d!r} is not legal now; legal: {', '.join(options[:12])}"

@@ -1,0 +1,63 @@
+"""The engine benchmark's measuring loop (stdlib + kickline: runs on CPython and Pyodide).
+
+    python bench/engine_run.py MATCHES [BOARD ...]
+
+Plays MATCHES random-vs-random training matches per board on one core, dice and
+choices from fixed seeds, and prints one JSON line per board.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import random
+import sys
+import time
+
+import kickline
+
+
+def play(board: int, seed: int) -> tuple[int, int]:
+    """One complete match; returns (decisions, chance outcomes)."""
+    rng = random.Random(f"bench:{board}:{seed}")
+    s = kickline.new_game({"mode": "training", "board": board})
+    decisions = rolls = 0
+    while True:
+        kind, seats, _ = kickline.to_act(s)
+        if kind == "over":
+            return decisions, rolls
+        if kind == "chance":
+            outcomes = kickline.chance(s)[2]
+            s, _ = kickline.apply_chance(s, outcomes[rng.randrange(len(outcomes))])
+            rolls += 1
+        else:
+            opts = kickline.legal(s, seats[0])
+            s, _ = kickline.apply(s, seats[0], opts[rng.randrange(len(opts))])
+            decisions += 1
+
+
+def main(argv: list[str]) -> int:
+    matches = int(argv[0]) if argv else 20
+    boards = [int(b) for b in argv[1:]] or [7, 9]
+    for board in boards:
+        t0 = time.perf_counter()
+        decisions = rolls = 0
+        for seed in range(matches):
+            d, r = play(board, seed)
+            decisions += d
+            rolls += r
+        dt = time.perf_counter() - t0
+        print(json.dumps({
+            "runtime": f"{platform.python_implementation()} {platform.python_version()}"
+                       f" ({sys.platform}, {sys.maxsize.bit_length() + 1}-bit)",
+            "board": board, "matches": matches, "seconds": round(dt, 3),
+            "decisions": decisions, "chance_outcomes": rolls,
+            "matches_per_second": round(matches / dt, 2),
+            "decisions_per_second": round(decisions / dt),
+            "steps_per_second": round((decisions + rolls) / dt),
+        }, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

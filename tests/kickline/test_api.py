@@ -1,0 +1,170 @@
+"""The engine's contract as hosts see it: errors, versions, views, the plain form."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import kickline
+from kickline import Decision, IllegalDecision, MalformedDecision, StaleVersion
+from kickline.state import Config, State
+from scenario import Match, kickoff, position
+
+
+def _opening() -> dict[str, dict[str, str]]:
+    return {
+        "home": {"h0": "H1", "h1": "H2", "h3": "M1", "h4": "M2", "h6": "V1", "h7": "V2"},
+        "visitors": {"v0": "V2", "v1": "V1", "v3": "M3", "v4": "M2", "v6": "H2", "v7": "H1"},
+    }
+
+
+def test_decisions_round_trip_through_their_text() -> None:
+    for text in ["toss home", "card low-pass", "send none", "send v3", "run h3 M1",
+                 "sub h1 h2", "formation 2-3-1", "skip", "finish", "speed 12",
+                 "order h4 h7 h6 h3 h1 h0", "shooter v8", "shot take"]:
+        d = Decision.decode(text)
+        assert d.encode() == text
+        assert repr(d) == text
+        assert Decision.decode(d.encode()) == d
+        assert hash(d) == hash(Decision.decode(text))
+
+
+@pytest.mark.parametrize("text", ["", " card low-pass", "card  low-pass", "card", "card x",
+                                  "fly h3", "send h9", "run h3 Q1", "speed 0", "speed 123",
+                                  "order", "x" * 80])
+def test_malformed_text_is_refused_as_malformed(text: str) -> None:
+    with pytest.raises(MalformedDecision):
+        Decision.decode(text)
+    s = kickoff()
+    before = s.to_plain()
+    with pytest.raises(MalformedDecision):
+        kickline.apply(s, 0, text)
+    assert s.to_plain() == before
+
+
+def test_non_text_is_malformed() -> None:
+    with pytest.raises(MalformedDecision):
+        kickline.apply(kickoff(), 0, 42)  # type: ignore[arg-type]
+
+
+def test_illegal_decision_names_the_legal_ones_and_changes_nothing() -> None:
+    s = kickoff()
+    before = s.to_plain()
+    with pytest.raises(IllegalDecision) as err:
+        kickline.apply(s, 0, "card steal")
+    assert "action maneuver" in str(err.value)
+    with pytest.raises(IllegalDecision):
+        kickline.apply(s, 1, "action maneuver")  # not the visitors' turn
+    with pytest.raises(IllegalDecision):
+        kickline.apply(s, 2, "action maneuver")  # no such seat
+    assert s.to_plain() == before
+    assert isinstance(err.value, ValueError) and err.value.code == "illegal"
+
+
+def test_a_decision_made_on_an_older_version_is_stale() -> None:
+    s = kickoff()
+    s2, _ = kickline.apply(s, 0, "action maneuver", version=s.version)
+    assert s2.version == s.version + 1
+    with pytest.raises(StaleVersion) as err:
+        kickline.apply(s2, 0, "card low-pass", version=s.version)
+    assert err.value.expected == s2.version and err.value.got == s.version
+    with pytest.raises(StaleVersion):
+        kickline.apply_chance(s2, "3", version=s.version)
+
+
+def test_chance_outcomes_are_listed_and_others_refused() -> None:
+    s = kickline.new_game({"board": 9})
+    kind, desc, outcomes = kickline.chance(s)
+    assert kind == "coin" and outcomes == ("doom", "fortune") and desc["law"] == "3.1.2"
+    with pytest.raises(MalformedDecision):
+        kickline.apply_chance(s, "heads")
+    m = Match(position(**_opening(), ball="M2"))
+    m.do("action maneuver", "card dribble", "card steal")  # tie: a skill test (6.4)
+    kind, desc, outcomes = kickline.chance(m.state)
+    assert kind == "d12" and outcomes == tuple(str(i) for i in range(1, 13))
+    assert desc["for"] == "test" and desc["player"] == "h4"
+    with pytest.raises(MalformedDecision):
+        kickline.apply_chance(m.state, "13")
+
+
+def test_states_are_immutable_values() -> None:
+    s = kickoff()
+    with pytest.raises(AttributeError):
+        s.version = 99  # type: ignore[misc]
+    s2, _ = kickline.apply(s, 0, "action maneuver")
+    assert s2 != s and s.stack[-1][0] == "action"
+
+
+def test_the_plain_form_round_trips_and_refuses_garbage() -> None:
+    s = kickoff(9)
+    plain = json.loads(json.dumps(s.to_plain()))
+    assert State.from_plain(plain) == s
+    for bad in [None, [], {"format": 99}, {**plain, "players": plain["players"][:17]},
+                {**plain, "version": "3"}, {**plain, "config": {"board": 8}}]:
+        with pytest.raises(ValueError):
+            State.from_plain(bad)
+
+
+def test_config_is_checked() -> None:
+    assert Config.from_plain({}) == Config("training", 7, ("training", "training"))
+    for bad in [{"board": 8}, {"mode": "chaos"}, {"teams": ["training"]},
+                {"teams": ["training", "nobody"]}, {"board": True}, {"colour": "red"}]:
+        with pytest.raises(ValueError):
+            Config.from_plain(bad)
+
+
+def test_a_secret_card_is_hidden_from_the_other_seat_until_the_reveal() -> None:
+    """6.2.1: both choose in secret and reveal together."""
+    m = Match(position(**_opening(), ball="M2"))
+    m.do("action maneuver")
+    s = m.state
+    assert kickline.to_act(s) == ("decide", (0, 1), True)
+    s1, ev = kickline.apply(s, 0, "card high-pass")
+    # The visitors (seat 1) see that home has chosen, never what.
+    v1 = kickline.view(s1, 1)
+    assert v1["secret"]["chosen"] == {"home": True, "visitors": False}
+    assert v1["secret"]["mine"] is None
+    assert "high-pass" not in json.dumps(v1)
+    assert "high-pass" not in json.dumps(kickline.redact(ev, 1))
+    assert "high-pass" not in json.dumps(kickline.redact(ev, None))
+    assert "high-pass" in json.dumps(kickline.redact(ev, 0))
+    assert kickline.view(s1, 0)["secret"]["mine"] == "card high-pass"
+    # Whatever home chose, the visitors' view is the same.
+    views = {json.dumps(kickline.view(kickline.apply(s, 0, c)[0], 1), sort_keys=True)
+             for c in kickline.legal(s, 0)}
+    assert len(views) == 1
+    assert kickline.to_act(s1) == ("decide", (1,), True)
+    s2, ev2 = kickline.apply(s1, 1, "card steal")
+    reveal = next(e for e in ev2 if e["t"] == "reveal")
+    assert reveal["offense"] == "high-pass" and reveal["defense"] == "steal"
+    assert reveal["winner"] == "O" and reveal["law"] == "6.2.1"
+
+
+def test_every_event_names_a_law() -> None:
+    m = Match(position(**_opening(), ball="M2"))
+    m.do("action maneuver", "card dribble", "card steal").roll(9, 2)
+    assert m.events
+    for e in m.events:
+        assert isinstance(e["law"], str) and e["law"], e
+
+
+def test_the_game_interface_drives_a_whole_match() -> None:
+    import random
+
+    game = kickline.GAME
+    state = game.setup({"mode": "training", "board": 7})
+    rng = random.Random(5)
+    while (act := game.to_act(state)).kind != "over":
+        if act.kind == "chance":
+            outcomes = game.chance_outcomes(state)
+            assert all(o.weight == 1 for o in outcomes)
+            state, _ = game.apply_chance(state, rng.choice(outcomes).value)
+        else:
+            seat = act.seats[0]
+            state, _ = game.apply(state, seat, rng.choice(list(game.legal(state, seat))),
+                                  version=game.version(state))
+    res = game.result(state)
+    assert res is not None and res["winner"] in (0, 1)
+    assert game.from_plain(game.to_plain(state)) == state
+    assert res["score"][res["winner"]] > res["score"][1 - res["winner"]]
