@@ -44,6 +44,7 @@ class ServerConfig:
     port: int = 8765
     data_dir: Path = Path("kickline-data")
     redis_url: str | None = None
+    redis_prefix: str = "kl:"
     secret: str | None = None
     client_dir: Path | None = CLIENT_DIR
     max_connections_per_address: int = 64
@@ -75,7 +76,7 @@ async def _data_dir_lock(data_dir: Path) -> AsyncIterator[None]:
 
 async def open_store(config: ServerConfig) -> Store:
     if config.redis_url:
-        store = RedisStore(config.redis_url)
+        store = RedisStore(config.redis_url, prefix=config.redis_prefix)
         await store.ping()
         return store
     return SqliteStore(config.data_dir / "kickline.sqlite3",

@@ -5,10 +5,13 @@ or quick-matches a match, answers every prompt that lists legal decisions with t
 ruleset's bot, reconnects on its own (same token, ``open`` with the next event
 index it has not seen) when the connection drops, and returns the ``over`` message.
 
-Decision ids are ``"<seat>:<version>"`` and, with a ``seed``, the choice made at a
-version is a pure function of ``(seed, seat, version)``: a decision resent after a
-reconnect is the same decision with the same id, so the server answers it instead
-of applying it twice, and a whole match is reproducible from the seeds.
+Decision ids are ``"<seat>:<version>"``, so a decision resent after a reconnect
+carries the same id and the server answers it instead of applying it twice.  With
+a ``seed``, the bot's random choices come from ``Random("<seed>:<seat>:<turn>")``
+where ``turn`` counts the seat's earlier decisions (the prompt's ``turns``): unlike
+the version, that does not depend on which seat's secret choice reached the server
+first, so a whole match is reproducible from the seeds, across reconnects and
+server restarts.
 """
 
 from __future__ import annotations
@@ -129,6 +132,17 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
             req["clock"] = dict(clock)
         await send(req)
     pending: dict[str, float] = {}
+    decided: set[int] = set()
+    last: list[Message] = []
+
+    async def decide(m: Message) -> None:
+        if m["version"] in decided:
+            return
+        decided.add(m["version"])
+        turn = m["turns"][st.seat or 0]
+        last[:] = [await _decide(send, st, bot, seed, m["version"], turn, m["view"],
+                                 m["legal"], pending)]
+
     async for frame in ws:
         msg = decode_reply(frame)
         t = msg["t"]
@@ -144,11 +158,14 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
         elif t == "matched":
             st.match, st.seat = msg["match"], msg["seat"]
         elif t == "error":
-            if msg.get("re") in ("lobby",) or msg["code"] in ("not_found", "bad_config"):
+            if msg["code"] == "rate_limited" or msg["code"] == "busy":
+                await anyio.sleep(0.5)  # then resend the same message: it is idempotent
+                if last:
+                    await send(last[0])
+            elif msg.get("re") == "lobby" or msg["code"] in ("not_found", "bad_config"):
                 raise BotError(f"{msg['code']}: {msg['message']}")
-            if msg.get("legal") and msg.get("version") is not None:
-                await _decide(send, st, bot, seed, msg["version"], msg["view"], msg["legal"],
-                              pending)
+            elif msg.get("legal") and msg.get("version") is not None:
+                await decide(msg)
         elif t == "prompt":
             if msg["match"] != st.match:
                 continue
@@ -156,8 +173,7 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
             st.events.extend(msg["events"])
             st.cursor = msg["next"]
             if msg["legal"]:
-                await _decide(send, st, bot, seed, msg["version"], msg["view"], msg["legal"],
-                              pending)
+                await decide(msg)
                 if drop_after is not None and st.decisions >= drop_after:
                     ws.transport.abort()  # an abrupt drop, as a network failure would be
                     return None
@@ -167,12 +183,14 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
 
 
 async def _decide(send: Callable[[Message], Any], st: BotState, bot: games.Bot, seed: str,
-                  version: int, view: Any, legal: list[str],
-                  pending: dict[str, float]) -> None:
-    rng = random.Random(f"{seed}:{st.seat}:{version}")
+                  version: int, turn: int, view: Any, legal: list[str],
+                  pending: dict[str, float]) -> Message:
+    rng = random.Random(f"{seed}:{st.seat}:{turn}")
     choice = bot(view, legal, rng)
     rid = f"{st.seat}:{version}"
     pending[rid] = anyio.current_time()
     st.decisions += 1
-    await send({"t": "decide", "id": rid, "match": st.match, "version": version,
-                "decision": choice, "seat": st.seat})
+    msg: Message = {"t": "decide", "id": rid, "match": st.match, "version": version,
+                    "decision": choice, "seat": st.seat}
+    await send(msg)
+    return msg

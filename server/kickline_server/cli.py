@@ -123,13 +123,23 @@ def _serve(args: argparse.Namespace) -> int:
 
     try:
         anyio.run(main)
-    except DataDirInUse as exc:
-        print(f"kickline: {exc}", file=sys.stderr)
-        return 2
-    except StoreUnavailable as exc:
-        print(f"kickline: cannot reach the store: {exc}", file=sys.stderr)
-        return 2
+    except Exception as exc:
+        inner = _unwrap(exc)
+        if isinstance(inner, DataDirInUse):
+            print(f"kickline: {inner}", file=sys.stderr)
+            return 2
+        if isinstance(inner, StoreUnavailable):
+            print(f"kickline: cannot reach the store: {inner}", file=sys.stderr)
+            return 2
+        raise
     return 0
+
+
+def _unwrap(exc: BaseException) -> BaseException:
+    """The one exception inside nested single-exception groups."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
 
 
 def _bot(args: argparse.Namespace) -> int:
@@ -154,8 +164,11 @@ def _bot(args: argparse.Namespace) -> int:
             play, url, how=how, code=args.join, game=args.game, config=config,
             strategy=args.strategy, name=args.name, seed=args.seed, clock=clock,
             private=args.private, on_code=announce))
-    except BotError as exc:
-        print(f"kickline: {exc}", file=sys.stderr)
+    except Exception as exc:
+        inner = _unwrap(exc)
+        if not isinstance(inner, BotError):
+            raise
+        print(f"kickline: {inner}", file=sys.stderr)
         return 1
     result = over["result"] or {}
     print(json.dumps({"match": over["match"], "score": result.get("score"),

@@ -291,6 +291,7 @@ class MatchCore:
         self.rng = dice(seed)
         self.bank = [clock.bank, clock.bank]
         self.timeouts = [0, 0]
+        self.turns = [0, 0]
         self.owed: dict[int, float] = {}
         self.absent: dict[int, float] = {}
         self.replies: OrderedDict[str, Message] = OrderedDict()
@@ -353,6 +354,8 @@ class MatchCore:
             core.events.extend(entry.get("e", ()))
             if entry["k"] == "c":
                 core.rng.randrange(entry["w"])
+            elif entry["k"] == "d":
+                core.turns[entry["s"]] += 1
         core.persisted = len(core.log)
         core.bank = list(snapshot["bank"])
         core.timeouts = list(snapshot["timeouts"])
@@ -575,7 +578,8 @@ class MatchCore:
                 p: _Pending) -> None:
         p.sends.append(Send(conn, error(
             code, message, re, match=self.match_id, version=self._version(),
-            view=self.game.view(self.state, seat), legal=self._legal(seat))))
+            view=self.game.view(self.state, seat), legal=self._legal(seat),
+            turns=list(self.turns))))
 
     def _version(self) -> int | None:
         return None if self.state is None else self.game.version(self.state)
@@ -593,6 +597,7 @@ class MatchCore:
         self.state, events = self.game.apply(self.state, seat, decision, version=version)
         self.log.append({"k": "d", "s": seat, "d": decision, "v": before, "by": by,
                          "e": events})
+        self.turns[seat] += 1
         self.events.extend(events)
         since = self.owed.pop(seat, None)
         if since is not None and by == "p":
@@ -686,6 +691,7 @@ class MatchCore:
             "next": len(self.events),
             "to_act": {"kind": kind, "seats": list(seats), "secret": secret},
             "legal": self._legal(seat),
+            "turns": list(self.turns),
             "clock": {
                 "decision": self.clock.decision,
                 "bank": [round(b, 3) for b in self.bank],

@@ -179,3 +179,24 @@ class Match:
 
 
 __all__ = ["HOME", "VISITORS", "Match", "kickoff", "position"]
+
+
+# --- small generic helpers (appended for the Law 6-15 tests) -------------------------
+def refused(state: State, seat: int, decision: str) -> bool:
+    """True if ``decision`` by ``seat`` raises ``IllegalDecision`` and ``state`` is unchanged."""
+    before = state.to_plain()
+    try:
+        kickline.apply(state, seat, decision)
+    except kickline.IllegalDecision:
+        return state.to_plain() == before
+    return False
+
+
+def rolling_for(state: State) -> tuple[str, str | None]:
+    """What the pending d12 is for (``test``, ``contest``, ``injury`` ...) and whose it is."""
+    kind, desc, _ = kickline.chance(state)
+    assert kind == "d12", f"no d12 pending: {kind}"
+    return str(desc["for"]), desc["player"]
+
+
+__all__ += ["refused", "rolling_for"]

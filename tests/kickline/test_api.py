@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from scenario import Match, kickoff, position
 
 import kickline
 from kickline import Decision, IllegalDecision, MalformedDecision, StaleVersion
 from kickline.state import Config, State
-from scenario import Match, kickoff, position
 
 
 def _opening() -> dict[str, dict[str, str]]:
@@ -135,7 +135,7 @@ def test_a_secret_card_is_hidden_from_the_other_seat_until_the_reveal() -> None:
              for c in kickline.legal(s, 0)}
     assert len(views) == 1
     assert kickline.to_act(s1) == ("decide", (1,), True)
-    s2, ev2 = kickline.apply(s1, 1, "card steal")
+    _, ev2 = kickline.apply(s1, 1, "card steal")
     reveal = next(e for e in ev2 if e["t"] == "reveal")
     assert reveal["offense"] == "high-pass" and reveal["defense"] == "steal"
     assert reveal["winner"] == "O" and reveal["law"] == "6.2.1"

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 
+from scenario import Match, position
+
 import kickline
 from kickline.bots import BOTS, greedy_bot
 from kickline.simulate import play_match
 from kickline.state import Config
-from scenario import Match, position
 
 
 def _ask(m: Match, seat: int) -> str:
@@ -82,7 +83,7 @@ def test_bots_see_only_their_own_view() -> None:
                        ball="M2"))
     m.do("action maneuver").by(0, "card high-pass")
     seen: list[str] = []
-    for name, bot in BOTS.items():
+    for bot in BOTS.values():
         view = kickline.view(m.state, 1)
         seen.append(str(view))
         assert bot(view, kickline.legal(m.state, 1), random.Random(1)).startswith("card ")

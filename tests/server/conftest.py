@@ -129,11 +129,12 @@ from kickline_server.protocol import decode_reply, encode  # noqa: E402
 from kickline_server.transport import TransportLimits  # noqa: E402
 
 TEST_LOBBY = LobbyLimits(min_decision=0.01, grace=5.0)
+FAST = TransportLimits(rate=5000, burst=10000)  # bots answer at machine speed
 
 
 def make_config(data_dir: Path, **kw: Any) -> ServerConfig:
     base = ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, client_dir=None,
-                        lobby=TEST_LOBBY, transport=TransportLimits(), ping_interval=None,
+                        lobby=TEST_LOBBY, transport=FAST, ping_interval=None,
                         sqlite_synchronous="NORMAL")
     return replace(base, **kw)
 

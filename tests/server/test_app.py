@@ -9,7 +9,7 @@ from typing import Any
 import anyio
 import pytest
 
-from kickline_server import toy
+from kickline_server import games, toy
 from kickline_server.botclient import BotState, play
 from kickline_server.core import verify
 
@@ -42,6 +42,36 @@ async def test_two_bots_finish_a_match_with_verifiable_dice(serve: Any, server_c
     assert hashlib.sha256(seed).hexdigest() == a["commit"]
     final = verify(toy.GAME, a["config"], seed, a["log"])
     assert toy.GAME.result(final) == {k: a["result"][k] for k in ("winner", "score")}
+
+
+KICKLINE_READY = "kickline" in games.available()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not KICKLINE_READY, reason="the kickline rules package is not ready")
+@pytest.mark.parametrize(("board", "strategies"), [(7, ("random", "greedy")),
+                                                   (9, ("greedy", "random"))])
+async def test_real_kickline_training_matches(serve: Any, server_config: Any, board: int,
+                                              strategies: tuple[str, str]) -> None:
+    game = games.get("kickline").game
+    config = {"mode": "training", "board": board, "teams": ["training", "training"]}
+    results: dict[str, Any] = {}
+    states = {"a": BotState(), "b": BotState()}
+
+    async def one(name: str, strategy: str) -> None:
+        results[name] = await play(url, how="quick", game="kickline", config=config,
+                                   strategy=strategy, name=name, seed=name, state=states[name])
+
+    async with serve(server_config()) as url:
+        with anyio.fail_after(120):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(one, "a", strategies[0])
+                tg.start_soon(one, "b", strategies[1])
+    a, b = results["a"], results["b"]
+    assert a["result"] == b["result"] and a["result"]["reason"] == "played"
+    final = verify(game, a["config"], bytes.fromhex(a["seed"]), a["log"])
+    assert game.result(final) == {k: v for k, v in a["result"].items() if k != "reason"}
+    assert states["a"].decisions > 10 and states["b"].decisions > 10
 
 
 async def test_a_client_drops_and_reconnects_mid_match(serve: Any, server_config: Any) -> None:

@@ -20,18 +20,25 @@ from typing import Any
 
 import pytest
 
+from kickline_server import games
+
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(
     [str(ROOT / "shared"), str(ROOT / "server"), os.environ.get("PYTHONPATH", "")])}
 SEED = "ab" * 32
 TOY = ["--game", "toy", "--board", "60"]
+GAMES = [pytest.param(TOY, id="toy")] + [
+    pytest.param(["--game", "kickline", "--board", str(b)], id=f"kickline-{b}",
+                 marks=pytest.mark.skipif("kickline" not in games.available(),
+                                          reason="the kickline rules package is not ready"))
+    for b in (7, 9)]
 
 
 class ServerProc:
     def __init__(self, data_dir: Path, port: int, *extra: str) -> None:
         self.args = [sys.executable, "-m", "kickline_server.cli", "serve", "--port", str(port),
                      "--data-dir", str(data_dir), "--insecure-fixed-seed", SEED,
-                     "--sqlite-synchronous", "NORMAL", *extra]
+                     "--sqlite-synchronous", "NORMAL", "--rate", "5000", *extra]
         self.port = port
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -105,13 +112,14 @@ def log_len(db: Path) -> tuple[int, int]:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
 def test_sigkill_mid_match_then_restart_ends_like_an_uninterrupted_run(
-    tmp_path: Path, servers: list[ServerProc], port: Callable[[], int]
+    tmp_path: Path, servers: list[ServerProc], port: Callable[[], int], game: list[str]
 ) -> None:
     ref = ServerProc(tmp_path / "ref", port())
     servers.append(ref)
     ref.start()
-    a, b = create_and_join(ref.port, TOY)
+    a, b = create_and_join(ref.port, game)
     expected = finish(a), finish(b)
     assert ref.stop() == 0
     assert expected[0]["score"] == expected[1]["score"]
@@ -119,7 +127,7 @@ def test_sigkill_mid_match_then_restart_ends_like_an_uninterrupted_run(
     crash = ServerProc(tmp_path / "crash", port())
     servers.append(crash)
     crash.start()
-    a, b = create_and_join(crash.port, TOY)
+    a, b = create_and_join(crash.port, game)
     db = tmp_path / "crash" / "kickline.sqlite3"
     deadline = time.monotonic() + 60
     while log_len(db)[0] < 40:
