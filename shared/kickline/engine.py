@@ -624,10 +624,12 @@ def _dribble_options(c: Ctx) -> list[int]:
 def _dribble_answer(c: Ctx, f: Frame, d: str) -> None:
     k = int(d.split()[1])
     h, side = c.turn.handler, c.turn.side
-    t, _ = c.B.step(c.ball.pos, Board.fwd(side), k)
+    frm = c.ball.pos
+    t, _ = c.B.step(frm, Board.fwd(side), k)
     c.move(h, t)
     c.set_ball(pos=t, owner=side, carrier=h, last=side)
-    c.ev("dribble", "6.6.2", player=pid(h), to=c.sp(t), spaces=k)
+    # A dribble cut short by the end of the field moves only as far as the field goes.
+    c.ev("dribble", "6.6.2", player=pid(h), to=c.sp(t), spaces=abs(t - frm))
     s, off = c.ball.speed, c.off(h)
     c.then(("speed", h, max(1, s - off), min(MAX_SPEED, s + off), "6.6.2"))
 

@@ -75,6 +75,7 @@ RULING_DOUBLE_TEAM_PARTNER_TIE = "defending coach"  # 19.10.2 (advanced mode)
 RULING_HALFTIME_CLEAR_NEEDS_TOKENS = True  # 15.5.1: the extra clear is offered on a token
 RULING_OWN_GOAL_SURVIVOR_CARRIES = True  # 4.2.2e vs 11.3.2: carrier if still on the ball
 RULING_SKIP_MEANS_NO_REPLY = True  # 14.4.2: a Choice finished with no action is a pass
+RULING_PASSER_MAY_CHASE_OWN_LOOSE_PASS = True  # 6.7.5 vs 10.4.4: not a reception
 RULING_FORCED_DECISIONS_AUTOMATIC = True  # 9.3.1, 4.2.1: one option is no choice
 
 ROLL_LAW = {

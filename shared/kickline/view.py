@@ -59,7 +59,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     orders: list[list[str] | None] = []
     for side in (HOME, VISITORS):
         order = [pid(i) for i in so.orders[side]]
-        if my_side == side or kind == "over":
+        # Sudden death comes only after all six of the first round have shot.
+        if my_side == side or kind == "over" or so.sudden:
             orders.append(order)
         else:
             shown = so.idx + (1 if so.current[side] >= 0 and not so.sudden else 0)
@@ -73,6 +74,10 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "version": s.version,
         "config": s.config.to_plain(),
         "home_seat": s.home_seat,
+        "teams": {
+            SIDE_NAMES[side]: TEAMS[s.config.teams[s.seat_of(side)]].name
+            for side in (HOME, VISITORS)
+        } if s.home_seat >= 0 else None,
         "minute": s.minute,
         "period": s.period,
         "last_possession": s.last_poss,
