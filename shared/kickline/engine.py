@@ -226,7 +226,8 @@ def new_game(config: Config | dict[str, Any] | None = None) -> State:
 
 def _coin(c: Ctx, value: str) -> None:
     # 3.1.2 with RULING_COIN_FLIPPER: seat 0 flips; fortune wins it the toss.
-    winner = 0 if value == "fortune" else 1
+    flipper = R.RULING_COIN_FLIPPER_SEAT
+    winner = flipper if value == "fortune" else 1 - flipper
     c.ev("toss", "3.1.2", coin=value, winner_seat=winner)
     c.then(("toss", winner))
 
@@ -563,7 +564,12 @@ def _low_pass(c: Ctx) -> None:
     if targets:
         c.then(("pass_to",))
         return
-    t, _ = c.B.step(pos, fwd, 1)  # 6.5.5 (RULING_LOW_PASS_NO_DESTINATION_CLAMPS)
+    t, ran = c.B.step(pos, fwd, 1)  # 6.5.5
+    if ran and not R.RULING_LOW_PASS_NO_DESTINATION_CLAMPS:
+        # The alternative reading of OQ4: off the end is out of play, as in 6.7.6.
+        c.ev("out-of-play", "6.5.5", space=c.sp(t))
+        c.set_turn(np_kind="out", np_side=1 - side)
+        return
     c.set_ball(pos=t, speed=min(MAX_SPEED, c.ball.speed + 1), owner=-1, last=side)
     c.ev("ball-rolls", "6.5.5", to=c.sp(t), speed=c.ball.speed)
     c.then(("settle", t))
@@ -696,8 +702,8 @@ def _hp_land(c: Ctx, f: Frame) -> None:
         # 6.7.6: nobody to throw it to: out of play, the other team gains possession.
         c.ev("out-of-play", "6.7.6", space=c.sp(t))
         c.set_turn(np_kind="out", np_side=1 - side)
-    elif c.on_space(1 - side, t):
-        c.then(("send", "chase", side, t, 1, -1, 0))  # RULING_HIGH_PASS_CHASE (10.4.2)
+    elif c.on_space(1 - side, t) and R.RULING_HIGH_PASS_CHASE:
+        c.then(("send", "chase", side, t, 1, -1, 0))  # 10.4.2
     else:
         c.then(("settle", t))
 
@@ -1003,6 +1009,8 @@ SECRET["loose"] = Secret(_loose_legal, _loose_resolve, "10.3.1")
 @auto("contest")
 def _contest(c: Ctx, f: Frame) -> None:
     _, a, b, sign, law = f
+    c.exhaust(a, R.RULING_CONTEST_ENTRY_COST, "10.2.2")
+    c.exhaust(b, R.RULING_CONTEST_ENTRY_COST, "10.2.2")
     c.then(("roll", "contest", a), ("roll", "contest", b), ("contest_resolve", a, b, sign, law))
 
 
@@ -1054,15 +1062,17 @@ def _end_turn(c: Ctx, f: Frame) -> None:
             pos = c.B.kickoff  # 5.5.2, 11.4.2
         elif np == "miss":
             pos = c.B.own_end(side)  # 5.5.3
-        carrier = c.ball.carrier if np == "own-goal-avoided" else -1
+        survivor = np == "own-goal-avoided" and R.RULING_OWN_GOAL_SURVIVOR_CARRIES
+        carrier = c.ball.carrier if survivor else -1
         c.ball = Ball(pos, 1, side, carrier, side)  # 5.5.1, 7.3.1
         c.ev("new-play", "12.5", kind=np, side=side, space=c.sp(pos))
         if np == "timeout":
-            c.then(
-                ("coach", side, "timeout", 0, R.HALF_SUBS),
-                ("coach", 1 - side, "timeout-reply", 0, R.HALF_SUBS),
-                ("reset",), ("pickup",), ("clock",),
+            reply: tuple[Frame, ...] = (
+                (("coach", 1 - side, "timeout-reply", 0, R.HALF_SUBS),)
+                if R.RULING_TIME_OUT_REPLY_ALWAYS else ()  # 13.5.1, OQ26
             )
+            c.then(("coach", side, "timeout", 0, R.HALF_SUBS), *reply,
+                   ("reset",), ("pickup",), ("clock",))
         else:
             c.then(("reset",), ("coach", side, "new-play", 0, R.HALF_SUBS), ("pickup",),
                    ("clock",))
@@ -1227,6 +1237,8 @@ def _coach_answer(c: Ctx, f: Frame, d: str) -> None:
              arrangement={pid(i): c.sp(c.players[i].arr) for i in c.fielded(side)})
         if occasion == "new-play":
             c.then(("coach", 1 - side, "reply", 0, R.HALF_SUBS))  # 14.4.1
+        elif occasion == "timeout" and not R.RULING_TIME_OUT_REPLY_ALWAYS:
+            c.then(("coach", 1 - side, "timeout-reply", 0, R.HALF_SUBS))
         return
     ps = c.players
     if kind == "sub":
@@ -1246,7 +1258,8 @@ def _coach_answer(c: Ctx, f: Frame, d: str) -> None:
         law = "3.3.2" if occasion == "setup" else "14.5.1"
         c.ev("substitution", law, side=side, off=pid(o), on=pid(n), tokens=tokens)
     elif kind == "formation":
-        mine = sorted(c.fielded(side), key=lambda i: (-c.dfn(i), i))  # 14.7.3
+        # 14.7.3 (RULING_FORMATION_TIES_ROSTER_ORDER: equal defence keeps roster order)
+        mine = sorted(c.fielded(side), key=lambda i: (-c.dfn(i), i))
         for i, (zone, s) in zip(mine, c.B.deal(side, parts[1]), strict=True):
             ps[i] = ps[i]._replace(zone=zone, arr=s)
         c.ev("formation", "14.7.3", side=side, formation=parts[1],

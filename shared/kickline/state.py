@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
+from . import rulings as R
 from .board import Board
 from .roster import ROLE_SKILLS, SQUAD_ROLES, TEAMS
 
@@ -165,7 +166,8 @@ class Reads:
     def two_nearest(self, side: int, target: int) -> list[int]:
         """9.2 (rulings 2.5, RULING_NEAREST_IS_PHYSICAL)."""
         ps = self.players
-        cands = [i for i in self.fielded(side) if ps[i].pos != target]
+        cands = [i for i in self.fielded(side) if ps[i].pos != target
+                 and (R.RULING_INJURED_MAY_BE_SENT or not ps[i].injured)]
         left = [ps[i].pos for i in cands if ps[i].pos < target]
         right = [ps[i].pos for i in cands if ps[i].pos > target]
         out: list[int] = []
