@@ -8,12 +8,13 @@ shootout order.  ``redact`` applies the same rule to events.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from .board import HOME, SIDE_NAMES, VISITORS
 from .engine import ASK, SECRET, to_act
 from .roster import ROLE_SKILLS, TEAMS
-from .state import PLAIN_FORMAT, State, pid, role
+from .state import PLAIN_FORMAT, Config, State, pid, role
 
 STATUS = {"F": "field", "B": "bench", "X": "back-bench"}
 
@@ -22,34 +23,41 @@ def _side_name(side: int) -> str | None:
     return SIDE_NAMES[side] if side in (HOME, VISITORS) else None
 
 
+@lru_cache(maxsize=64)
+def _cards(config: Config, home_seat: int) -> tuple[dict[str, Any], ...]:
+    """What never changes about the 18 players of a match: built once, copied per view."""
+    out = []
+    for i in range(18):
+        side = i // 9
+        team = TEAMS[config.teams[side if home_seat == 0 else 1 - side]] \
+            if home_seat >= 0 else None
+        card = team.players[i % 9] if team else None
+        off, dfn = ROLE_SKILLS[role(i)]
+        out.append({"id": pid(i), "side": SIDE_NAMES[side],
+                    "name": card.name if card else None,
+                    "species": card.species if card else None,
+                    "role": role(i), "off": off, "def": dfn})
+    return tuple(out)
+
+
 def view(s: State, seat: int | None) -> dict[str, Any]:
     """Plain data for ``seat`` (0 or 1) or a spectator (``None``)."""
     if seat not in (0, 1, None):
         raise ValueError(f"no seat {seat!r}")
     b = s.board
     my_side = s.side_of(seat) if seat is not None and s.home_seat >= 0 else None
+    names = b.names
     players = []
-    for i, p in enumerate(s.players):
-        side = i // 9
-        team = TEAMS[s.config.teams[s.seat_of(side)]] if s.home_seat >= 0 else None
-        card = team.players[i % 9] if team else None
-        off, dfn = ROLE_SKILLS[role(i)]
-        players.append({
-            "id": pid(i),
-            "side": SIDE_NAMES[side],
-            "name": card.name if card else None,
-            "species": card.species if card else None,
-            "role": role(i),
-            "off": off,
-            "def": dfn,
-            "status": STATUS[p.status],
-            "space": b.names[p.pos] if p.pos else None,
-            "zone": p.zone or None,
-            "arrangement": b.names[p.arr] if p.arr else None,
-            "tokens": p.tokens,
-            "injured": p.injured,
-            "exhausted": not p.injured and p.tokens > dfn,
-        })
+    for card, p in zip(_cards(s.config, s.home_seat), s.players, strict=True):
+        entry = dict(card)
+        entry["status"] = STATUS[p.status]
+        entry["space"] = names[p.pos] if p.pos else None
+        entry["zone"] = p.zone or None
+        entry["arrangement"] = names[p.arr] if p.arr else None
+        entry["tokens"] = p.tokens
+        entry["injured"] = p.injured
+        entry["exhausted"] = not p.injured and p.tokens > card["def"]
+        players.append(entry)
     kind, seats, secret = to_act(s)
     top = s.stack[-1]
     prompt: dict[str, Any] = {"frame": top[0]}
