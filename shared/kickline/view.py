@@ -60,7 +60,9 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         players.append(entry)
     kind, seats, secret = to_act(s)
     top = s.stack[-1]
-    prompt: dict[str, Any] = {"frame": top[0]}
+    # The open question and its arguments (all public: who is asked, bounds, targets),
+    # so a client can rebuild and preview it without the engine's deeper stack.
+    prompt: dict[str, Any] = {"frame": top[0], "args": list(top[1:])}
     if top[0] in ASK:
         prompt["seat"] = ASK[top[0]].who(s, top)
     so = s.shootout
