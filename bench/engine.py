@@ -6,7 +6,9 @@ Runs ``bench/engine_run.py`` on CPython (this interpreter, in a child process so
 nothing else shares its core) and under Pyodide in Node (the npm package the
 client serves), on both boards, and prints the absolute figures and the
 machine-independent ratio Pyodide/CPython (time per decision; lower is better,
-the target is at most 3).  The same seeds give the same matches on both.
+the target is at most 3).  The same seeds give the same matches on both.  A last row
+plays greedy-vs-greedy on CPython: a uniformly random coach spends ~90% of its
+decisions wandering inside Coaching Choices, so that row shows real play's pace.
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ def main() -> int:
     cp = subprocess.run([sys.executable, str(RUN), str(args.matches)], capture_output=True,
                         text=True, check=True, cwd=ROOT)
     cpy = _parse(cp.stdout)
+    gr = subprocess.run([sys.executable, str(RUN), str(args.matches), "--greedy"],
+                        capture_output=True, text=True, check=True, cwd=ROOT)
+    greedy = _parse(gr.stdout)
     reason = pyodide_unavailable_reason()
     pyo: dict[int, dict[str, Any]] = {}
     if reason is None:
@@ -50,7 +55,7 @@ def main() -> int:
         print(f"Pyodide skipped: {reason}", file=sys.stderr)
     print(f"{'runtime':<10} {'board':>5} {'matches':>8} {'matches/s':>10} {'decisions/s':>12}"
           f" {'steps/s':>9} {'decisions/match':>16}")
-    for name, rows in (("CPython", cpy), ("Pyodide", pyo)):
+    for name, rows in (("CPython", cpy), ("Pyodide", pyo), ("CPy/greedy", greedy)):
         for board, r in sorted(rows.items()):
             print(f"{name:<10} {board:>5} {r['matches']:>8} {r['matches_per_second']:>10}"
                   f" {r['decisions_per_second']:>12} {r['steps_per_second']:>9}"

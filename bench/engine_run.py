@@ -1,9 +1,10 @@
 """The engine benchmark's measuring loop (stdlib + kickline: runs on CPython and Pyodide).
 
-    python bench/engine_run.py MATCHES [BOARD ...]
+    python bench/engine_run.py MATCHES [BOARD ...] [--greedy]
 
-Plays MATCHES random-vs-random training matches per board on one core, dice and
-choices from fixed seeds, and prints one JSON line per board.
+Plays MATCHES random-vs-random training matches per board on one core (greedy-vs-greedy
+with ``--greedy``, which also builds each seat's view for the bot), dice and choices
+from fixed seeds, and prints one JSON line per board.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ import time
 import kickline
 
 
-def play(board: int, seed: int) -> tuple[int, int]:
+def play(board: int, seed: int, greedy: bool = False) -> tuple[int, int]:
     """One complete match; returns (decisions, chance outcomes)."""
+    from kickline.bots import greedy_bot
+
     rng = random.Random(f"bench:{board}:{seed}")
     s = kickline.new_game({"mode": "training", "board": board})
     decisions = rolls = 0
@@ -32,25 +35,32 @@ def play(board: int, seed: int) -> tuple[int, int]:
             rolls += 1
         else:
             opts = kickline.legal(s, seats[0])
-            s, _ = kickline.apply(s, seats[0], opts[rng.randrange(len(opts))])
+            if greedy:
+                d = greedy_bot(kickline.view(s, seats[0]), opts, rng)
+            else:
+                d = opts[rng.randrange(len(opts))]
+            s, _ = kickline.apply(s, seats[0], d)
             decisions += 1
 
 
 def main(argv: list[str]) -> int:
+    greedy = "--greedy" in argv
+    argv = [a for a in argv if a != "--greedy"]
     matches = int(argv[0]) if argv else 20
     boards = [int(b) for b in argv[1:]] or [7, 9]
     for board in boards:
         t0 = time.perf_counter()
         decisions = rolls = 0
         for seed in range(matches):
-            d, r = play(board, seed)
+            d, r = play(board, seed, greedy)
             decisions += d
             rolls += r
         dt = time.perf_counter() - t0
         print(json.dumps({
             "runtime": f"{platform.python_implementation()} {platform.python_version()}"
                        f" ({sys.platform}, {sys.maxsize.bit_length() + 1}-bit)",
-            "board": board, "matches": matches, "seconds": round(dt, 3),
+            "board": board, "matches": matches, "bots": "greedy" if greedy else "random",
+            "seconds": round(dt, 3),
             "decisions": decisions, "chance_outcomes": rolls,
             "matches_per_second": round(matches / dt, 2),
             "decisions_per_second": round(decisions / dt),

@@ -1,0 +1,142 @@
+"""Client benchmark: cold and warm loads of the web client in headless Chromium.
+
+    python bench/client.py [--prompts N] [--json]
+
+Builds the client (``tools/build_client.py``), starts ``kickline serve`` on a free
+loopback port with a temporary data directory, and runs ``bench/client_run.mjs``: a
+cold load (empty browser profile) then a warm one (same profile: HTTP cache and the
+service worker's cache kept), each through a byte-counting proxy.  For each it prints
+the time to the first usable prompt (a match against the bot, from navigation to the
+prompt drawn with its controls), the time until the Pyodide preview is ready, a bare
+``loadPyodide`` in a worker on the same page for comparison, the bytes transferred
+(all HTTP and websocket traffic, both directions), and the median time to compute the
+legal decisions of a prompt in Pyodide; then each figure's ratio to the issue's target
+(<= 1 meets it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+import build_client  # noqa: E402
+
+TARGETS = {
+    "first_prompt_ms": 1500.0,
+    "ready_over_bare_ms": 300.0,
+    "preview_median_python_ms": 10.0,
+    "preview_median_roundtrip_ms": 10.0,
+}
+BYTES_TARGET = {"cold": 4_000_000, "warm": 50_000}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _serve(data: Path, port: int) -> subprocess.Popen[bytes]:
+    exe = Path(sys.executable).with_name("kickline")
+    cmd = [str(exe), "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir",
+           str(data), "--client-dir", str(ROOT / "client")]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                return proc
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError("kickline serve did not start") from None
+            time.sleep(0.1)
+
+
+def measure(prompts: int) -> dict[str, Any]:
+    build_client.build()
+    with tempfile.TemporaryDirectory() as tmp:
+        port = _free_port()
+        proc = _serve(Path(tmp), port)
+        try:
+            done = subprocess.run(["node", str(ROOT / "bench" / "client_run.mjs"), str(port),
+                                   str(prompts)], cwd=ROOT, capture_output=True, text=True,
+                                  timeout=600, check=True)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+    line = [ln for ln in done.stdout.splitlines() if ln.startswith("{")][-1]
+    out: dict[str, Any] = json.loads(line)
+    return out
+
+
+def report(figures: dict[str, Any]) -> str:
+    rows = []
+    for load in ("cold", "warm"):
+        f = figures[load]
+        total = f["bytes_in"] + f["bytes_out"]
+        over = setup = None
+        if f["preview_ready_ms"] is not None and f.get("preview_loadpyodide_part_ms") is not None:
+            setup = f["preview_ready_ms"] - f["preview_loadpyodide_part_ms"]
+        if f["preview_ready_ms"] is not None and f["bare_loadpyodide_ms"] is not None:
+            over = f["preview_ready_ms"] - f["bare_loadpyodide_ms"]
+        items = [
+            ("time to first usable prompt", f["first_prompt_ms"], "ms", "first_prompt_ms"),
+            ("Pyodide preview ready (worker start to ready)", f["preview_ready_ms"], "ms", None),
+            ("  of which its loadPyodide", f.get("preview_loadpyodide_part_ms"), "ms", None),
+            ("bare loadPyodide (fresh page, same profile after)", f["bare_loadpyodide_ms"],
+             "ms", None),
+            ("preview ready minus bare loadPyodide", over, "ms", "ready_over_bare_ms"),
+            ("preview ready minus its own loadPyodide", setup, "ms", "ready_over_bare_ms"),
+            ("bytes transferred (in + out)", total, "B", None),
+            ("median preview, Python only", f["preview_median_python_ms"], "ms",
+             "preview_median_python_ms"),
+            ("median preview, in the worker", f["preview_median_worker_ms"], "ms",
+             "preview_median_python_ms"),
+            ("median preview, page round trip", f["preview_median_roundtrip_ms"], "ms",
+             "preview_median_roundtrip_ms"),
+        ]
+        rows.append(f"{load} load (wasm sent as {f['wasm_encoding']}; "
+                    f"{f['preview_prompts']} prompts previewed, "
+                    f"{f['preview_unsupported_prompts']} not previewable, "
+                    f"{f['preview_mismatches']} mismatches):")
+        for name, value, unit, key in items:
+            if value is None:
+                rows.append(f"  {name:48} n/a")
+                continue
+            ratio = ""
+            if key is not None:
+                ratio = f"   ratio to target {value / TARGETS[key]:.2f}"
+            elif unit == "B":
+                ratio = f"   ratio to target {value / BYTES_TARGET[load]:.2f}"
+            rows.append(f"  {name:48} {value:10.1f} {unit}{ratio}")
+    return "\n".join(rows)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--prompts", type=int, default=30, help="prompts to preview per load")
+    ap.add_argument("--json", action="store_true", help="print the raw figures as JSON")
+    args = ap.parse_args()
+    if shutil.which("node") is None or not Path("/usr/bin/chromium").exists():
+        print("bench/client.py needs node and /usr/bin/chromium", file=sys.stderr)
+        return 2
+    figures = measure(args.prompts)
+    print(json.dumps(figures) if args.json else report(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
