@@ -13,7 +13,6 @@ rules' "there is nothing to choose", 4.2.1, 9.3.1): it still emits its event.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from itertools import permutations
 from typing import Any
 
@@ -548,11 +547,13 @@ def _resolve(c: Ctx, f: Frame) -> None:
     RESOLVERS[card](c)
 
 
-def _low_pass(c: Ctx) -> None:
+def low_pass_receivers(c: Reads) -> list[int]:
+    """6.5.2: the nearest teammate within 2 ahead, the nearest within 2 behind (a nearer
+    one blocks a farther one), and teammates on the ball's own space; never the passer."""
     side, h, pos = c.turn.side, c.turn.handler, c.ball.pos
     fwd = Board.fwd(side)
     targets: list[int] = []
-    for direction in (fwd, -fwd):  # 6.5.2: the nearest teammate each way blocks the rest
+    for direction in (fwd, -fwd):
         for k in (1, 2):
             t = pos + direction * k
             if 1 <= t <= c.B.n:
@@ -560,7 +561,13 @@ def _low_pass(c: Ctx) -> None:
                 if mates:
                     targets += mates
                     break
-    targets += [i for i in c.on_space(side, pos) if i != h]
+    return targets + [i for i in c.on_space(side, pos) if i != h]
+
+
+def _low_pass(c: Ctx) -> None:
+    side, pos = c.turn.side, c.ball.pos
+    fwd = Board.fwd(side)
+    targets = low_pass_receivers(c)
     if targets:
         c.then(("pass_to",))
         return
@@ -575,20 +582,8 @@ def _low_pass(c: Ctx) -> None:
     c.then(("settle", t))
 
 
-def _pass_legal(c: Ctx, f: Frame) -> list[str]:
-    side, h, pos = c.turn.side, c.turn.handler, c.ball.pos
-    fwd = Board.fwd(side)
-    out: list[int] = []
-    for direction in (fwd, -fwd):
-        for k in (1, 2):
-            t = pos + direction * k
-            if 1 <= t <= c.B.n:
-                mates = [i for i in c.on_space(side, t) if i != h]
-                if mates:
-                    out += mates
-                    break
-    out += [i for i in c.on_space(side, pos) if i != h]
-    return sorted(f"pass {pid(i)}" for i in out)
+def _pass_legal(c: Reads, f: Frame) -> list[str]:
+    return sorted(f"pass {pid(i)}" for i in low_pass_receivers(c))
 
 
 def _pass_answer(c: Ctx, f: Frame, d: str) -> None:
@@ -1589,9 +1584,6 @@ def _run(c: Ctx) -> None:
             return
         return
 
-
-def replace_version(s: State, version: int) -> State:
-    return replace(s, version=version)
 
 
 def advance(s: State) -> tuple[State, list[Event]]:
