@@ -547,6 +547,17 @@ def _resolve(c: Ctx, f: Frame) -> None:
     RESOLVERS[card](c)
 
 
+def ball_moves(c: Ctx, to: int, law: str, carried: tuple[int, ...] = ()) -> None:
+    """Every movement of a live ball is announced here, with the spaces it crosses and
+    who travelled with it: the client animates from it, and it is the path that the
+    Telekinetics' Mind Pull and Smooth read in standard mode (20.4.1-20.4.4)."""
+    frm = c.ball.pos
+    step = 1 if to > frm else -1
+    path = [c.sp(i) for i in range(frm + step, to + step, step)] if to != frm else []
+    c.ev("ball-moves", law, frm=c.sp(frm), to=c.sp(to), path=path,
+         carried=[pid(i) for i in carried])
+
+
 def low_pass_receivers(c: Reads) -> list[int]:
     """6.5.2: the nearest teammate within 2 ahead, the nearest within 2 behind (a nearer
     one blocks a farther one), and teammates on the ball's own space; never the passer."""
@@ -577,6 +588,7 @@ def _low_pass(c: Ctx) -> None:
         c.ev("out-of-play", "6.5.5", space=c.sp(t))
         c.set_turn(np_kind="out", np_side=1 - side)
         return
+    ball_moves(c, t, "6.5.5")
     c.set_ball(pos=t, speed=min(MAX_SPEED, c.ball.speed + 1), owner=-1, last=side)
     c.ev("ball-rolls", "6.5.5", to=c.sp(t), speed=c.ball.speed)
     c.then(("settle", t))
@@ -590,6 +602,7 @@ def _pass_answer(c: Ctx, f: Frame, d: str) -> None:
     side, h, pos = c.turn.side, c.turn.handler, c.ball.pos
     r = parse_pid(d.split()[1])
     rpos = c.players[r].pos
+    ball_moves(c, rpos, "6.5.2")
     c.set_ball(pos=rpos, speed=min(MAX_SPEED, c.ball.speed + 1), owner=side, carrier=r,
                last=side)
     c.ev("pass", "6.5.4", frm=pid(h), to=pid(r), space=c.sp(rpos), speed=c.ball.speed)
@@ -628,6 +641,7 @@ def _dribble_answer(c: Ctx, f: Frame, d: str) -> None:
     frm = c.ball.pos
     t, _ = c.B.step(frm, Board.fwd(side), k)
     c.move(h, t)
+    ball_moves(c, t, "6.6.2", carried=(h,))
     c.set_ball(pos=t, owner=side, carrier=h, last=side)
     # A dribble cut short by the end of the field moves only as far as the field goes.
     c.ev("dribble", "6.6.2", player=pid(h), to=c.sp(t), spaces=abs(t - frm))
@@ -688,6 +702,7 @@ ASK["throw"] = Ask(
 def _hp_land(c: Ctx, f: Frame) -> None:
     _, t, k, over, e = f
     side, h = c.turn.side, c.turn.handler
+    ball_moves(c, int(t), "6.7.2")
     c.set_ball(pos=t, owner=-1, last=side)
     c.ev("high-pass", "6.7.2", frm=pid(h), to=c.sp(t), spaces=k, overshoot=bool(over))
     mates = [i for i in c.on_space(side, t) if i != h]  # 6.7.5
@@ -759,6 +774,7 @@ def _deflect(c: Ctx) -> None:
     k = R.FULLBACK_DEFLECT if role(ch) == "FB" else 1  # 6.8.3
     t, ran = c.B.step(pos, -Board.fwd(side), k)
     speed = max(1, c.ball.speed - 1)
+    ball_moves(c, t, "6.8.2")
     c.set_ball(pos=t, speed=speed, owner=-1, carrier=-1, last=side)
     c.ev("deflect", "6.8.2", player=pid(ch), to=c.sp(t), speed=speed, out_of_field=ran)
     if ran and c.players[ch].pos == t:
@@ -774,6 +790,7 @@ def _steal(c: Ctx) -> None:
     new = 1 - side
     t, _ = c.B.step(pos, -Board.fwd(new), 1)  # 6.9.2: back for the new possessor
     c.move(ch, t)
+    ball_moves(c, t, "6.9.2", carried=(ch,))
     c.set_ball(pos=t, speed=1, owner=new, carrier=ch, last=new)
     c.set_turn(speed_step=ch)
     c.ev("steal", "6.9.2", player=pid(ch), to=c.sp(t))
@@ -788,6 +805,7 @@ def _pressure(c: Ctx) -> None:
     t = pos - Board.fwd(side)
     c.move(h, t)
     c.move(ch, t)
+    ball_moves(c, t, "6.10.2", carried=(h, ch))
     c.set_ball(pos=t, owner=side, carrier=h, last=side)
     c.ev("pressure", "6.10.2", handler=pid(h), challenger=pid(ch), to=c.sp(t))
     if role(ch) == "D":  # 6.10.4: a Defender's won Pressure also steals
