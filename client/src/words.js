@@ -1,0 +1,121 @@
+// Plain words for everything the engine names: roles, cards, decision kinds, events.
+// Unknown kinds and events still read sensibly (their own names), so a rules addition
+// shows up as text before it gets its own sentence.
+
+export const ROLES = { FB: "Fullback", D: "Defender", MF: "Midfielder", PM: "Playmaker", W: "Winger", S: "Striker" };
+export const SIDE = ["Home", "Visitors"];
+export const sideName = (s) => (typeof s === "number" ? SIDE[s] : s === "home" ? "Home" : s === "visitors" ? "Visitors" : String(s));
+
+export const CARDS = {
+  "low-pass": ["Low Pass", "to a teammate in range; cheap and safe"],
+  dribble: ["Dribble", "carry the ball forward, then set its speed"],
+  "high-pass": ["High Pass", "throw it long; costs 2"],
+  deflect: ["Deflect", "knock the ball away"],
+  steal: ["Steal", "take the ball and run it back"],
+  pressure: ["Pressure", "force the handler back"],
+};
+
+export const KINDS = {
+  toss: "Choose your side", handler: "Choose who handles the ball", action: "Choose the action",
+  challenge: "Choose the challenger", send: "Send a player", card: "Choose your maneuver",
+  pass: "Pass to", dribble: "Dribble distance", speed: "Set the ball's speed", throw: "Throw distance",
+  receive: "Who receives", shot: "Take the shot?", pick: "Choose the player", run: "Run back",
+  clear: "Clear a player", sub: "Substitute", formation: "Formation", move: "Move a player",
+  swap: "Swap two players", finish: "Done", skip: "Skip coaching", order: "Shootout order",
+  shooter: "Choose your shooter",
+};
+
+export const ENUM_WORDS = {
+  home: "Home", visitors: "Visitors", maneuver: "Maneuver", shoot: "Shoot", timeout: "Time out",
+  take: "Take it", decline: "Decline", none: "No one",
+};
+
+export function playerLabel(view, id) {
+  if (!id) return "nobody";
+  const p = view && view.players ? view.players.find((q) => q.id === id) : null;
+  if (!p) return id;
+  const side = p.side === "home" ? "Home" : "Visitors";
+  const name = p.name ? ` ${p.name}` : "";
+  return `${side}' ${ROLES[p.role] || p.role}${name} (${id})`;
+}
+
+function total(part) {
+  if (!part) return "";
+  const bits = [`die ${part.die}`];
+  if (part.skill) bits.push(`skill ${part.skill}`);
+  if (part.midfielder) bits.push(`midfielder ${part.midfielder}`);
+  if (part.speed) bits.push(`speed ${part.speed > 0 ? "+" : ""}${part.speed}`);
+  if (part.striker) bits.push(`striker ${part.striker}`);
+  return `${part.total} (${bits.join(" + ")})`;
+}
+
+// One event in words, or null for bookkeeping nobody needs to read.
+export function narrate(e, view) {
+  const P = (id) => playerLabel(view, id);
+  switch (e.t) {
+    case "toss": return `Coin toss: ${e.coin}. Seat ${e.winner_seat + 1} wins the toss.`;
+    case "toss-choice": return `Seat ${e.seat + 1} chooses to play ${e.choice}.`;
+    case "deal": return "The players take the field.";
+    case "kickoff": return `Kick-off: ${sideName(e.side)} at ${e.space}.`;
+    case "turn": return `${sideName(e.side)}' turn, ball at ${e.space}, speed ${e.speed}.`;
+    case "decision": case "forced": return null;
+    case "handler": return `${P(e.player)} handles the ball.`;
+    case "action": return `${sideName(e.side)} choose: ${ENUM_WORDS[e.action] || e.action}.`;
+    case "challenger": return `${P(e.player)} challenges.`;
+    case "chosen": return `${sideName(e.side)} have chosen${e.decision ? ` (${e.decision})` : ""}.`;
+    case "reveal": {
+      const w = e.winner === "O" ? "the offense wins on the cards" : e.winner === "D" ? "the defense wins on the cards" : "a skill test decides";
+      return `Cards revealed: ${CARDS[e.offense]?.[0] || e.offense} against ${CARDS[e.defense]?.[0] || e.defense}; ${w}.`;
+    }
+    case "roll": return `Die: ${e.die}${e.player ? ` for ${P(e.player)}` : ""}.`;
+    case "skill-test": {
+      const win = e.winner === "O" ? e.offense.player : e.defense.player;
+      return `Skill test: ${P(e.offense.player)} ${total(e.offense)} against ${P(e.defense.player)} ${total(e.defense)}. ${P(win)} wins it.`;
+    }
+    case "contest": return `Contest: ${P(e.last.player)} ${total(e.last)} against ${P(e.other.player)} ${total(e.other)}; ${P(e.winner)} gets it.`;
+    case "exhaust": return `${P(e.player)} tires (${e.tokens} token${e.tokens === 1 ? "" : "s"}).`;
+    case "resolves": return `${CARDS[e.card]?.[0] || e.card} goes ahead.`;
+    case "pass": return `${P(e.frm)} passes to ${P(e.to)} at ${e.space}; speed ${e.speed}.`;
+    case "dribble": return `${P(e.player)} dribbles to ${e.to}.`;
+    case "high-pass": return `${P(e.frm)} throws a high pass to ${e.to}${e.overshoot ? " (overshoot)" : ""}.`;
+    case "deflect": return `${P(e.player)} deflects it to ${e.to}; speed ${e.speed}.`;
+    case "steal": return `${P(e.player)} steals it at ${e.to}.`;
+    case "pressure": return `${P(e.challenger)} pressures ${P(e.handler)} back to ${e.to}.`;
+    case "takes-ball": return `${P(e.player)} takes the ball at ${e.space}.`;
+    case "receiver": return `${P(e.player)} receives.`;
+    case "loose": return `Loose ball at ${e.space}.`;
+    case "send": return `${P(e.player)} goes from ${e.frm} to ${e.to}.`;
+    case "send-nobody": return `${sideName(e.side)} send nobody.`;
+    case "run-back": return `${P(e.player)} runs back from ${e.frm} to ${e.to}.`;
+    case "speed": return `Ball speed is now ${e.speed}.`;
+    case "score-attempt": {
+      const wall = (e.defense.wall || []).map((w) => `${w.player} +${w.adds}`).join(", ");
+      return `${P(e.player)} shoots: ${total(e.attack)} against the keeper's ${e.defense.total} (die ${e.defense.die}${wall ? `, wall ${wall}` : ""}). ${e.goal ? "GOAL!" : "Saved."}`;
+    }
+    case "goal": return `Goal for ${sideName(e.side)}! ${e.score[0]} : ${e.score[1]}.`;
+    case "miss": return `${sideName(e.side)} miss.`;
+    case "injury-check": return `${P(e.player)} injury check: die ${e.die} against ${e.tokens} tokens: ${e.injured ? "injured" : "fine"}.`;
+    case "own-goal-roll": return `Own-goal risk for ${P(e.player)}: ${e.total} (${e.dice.join(" + ")} + skill ${e.skill}); ${e.avoided ? "avoided" : "own goal!"}.`;
+    case "substitution": return `${sideName(e.side)}: ${P(e.on)} comes on for ${P(e.off)}.`;
+    case "formation": return `${sideName(e.side)} line up ${e.formation}.`;
+    case "positioning": return `${sideName(e.side)}: ${P(e.player)} moves to ${e.to}.`;
+    case "zone-swap": return `${sideName(e.side)} swap ${e.players.join(" and ")}.`;
+    case "coaching-finished": return `${sideName(e.side)} finish coaching.`;
+    case "coaching-skipped": return `${sideName(e.side)} skip coaching.`;
+    case "time-out": return `${sideName(e.side)} call a time out.`;
+    case "clock": return `Clock: minute ${e.minute}.`;
+    case "period-ends": return `End of period ${e.period}.`;
+    case "halftime": return `Half time: ${e.score[0]} : ${e.score[1]}.`;
+    case "full-time": return `Full time: ${e.score[0]} : ${e.score[1]}.`;
+    case "shooters": return `Shootout: ${P(e.home)} against ${P(e.visitors)}.`;
+    case "shootout-test": return `Shootout: ${P(e.home.player)} ${e.home.total} (die ${e.home.die}), ${P(e.visitors.player)} ${e.visitors.total} (die ${e.visitors.die}).`;
+    case "shootout-won": return `${sideName(e.side)} win the shootout!`;
+    case "sudden-death": return "Sudden death!";
+    case "new-play": case "reset": return null;
+    default: {
+      const rest = Object.entries(e).filter(([k]) => k !== "t" && k !== "law")
+        .map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ");
+      return `${e.t.replace(/-/g, " ")}${rest ? `: ${rest}` : ""}.`;
+    }
+  }
+}

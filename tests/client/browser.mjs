@@ -1,0 +1,384 @@
+#!/usr/bin/env node
+// Real-browser scenarios for the Kickline client: Debian's Chromium driven by
+// playwright-core at a phone viewport with touch, against a running server.
+//
+//   node tests/client/browser.mjs BASE_URL SCENARIO [SCREENSHOT_DIR]
+//
+// Scenarios: two-players, vs-bot, reload, offline, secret.  Prints one JSON line with
+// the outcome; exits non-zero on failure.  The UI is driven by real taps; only the
+// choice of *which* legal decision to make is read from the page (window.__kickline),
+// the way a player reads the screen.
+import { createRequire } from "node:module";
+import path from "node:path";
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const require = createRequire(path.join(ROOT, "client", "package.json"));
+const { chromium, devices } = require("playwright-core");
+
+const [base, scenario, shotDir = path.join(ROOT, "artifacts", "screenshots")] = process.argv.slice(2);
+mkdirSync(shotDir, { recursive: true });
+const CHROME_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const PHONE = { ...devices["Pixel 7"], viewport: { width: 390, height: 800 } };
+delete PHONE.defaultBrowserType;
+
+let seed = 12345;
+const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(shotDir, `${name}.png`), fullPage: false });
+}
+
+async function setName(page, name) {
+  await page.goto(base + "/");
+  await page.locator("#name").fill(name);
+  await page.locator("#save-name").tap();
+  await page.waitForFunction(() => window.__kickline.welcome !== null, null, { timeout: 15000 });
+}
+
+async function snapshot(page) {
+  return page.evaluate(() => {
+    const a = window.__kickline;
+    const m = a.match;
+    const c = a.chooser;
+    return {
+      over: !!(m && m.over), status: m && m.prompt ? m.prompt.status : null,
+      legal: m && m.prompt && !m.pending ? m.prompt.legal : [], version: m && m.prompt ? m.prompt.version : null,
+      pending: !!(m && m.pending), conn: a.link ? a.link.state : null,
+      kind: c.kind, args: c.args, complete: c.complete(),
+    };
+  });
+}
+
+function choose(legal) {
+  for (const pref of ["finish", "skip", "shot take", "action shoot"]) if (legal.includes(pref)) return pref;
+  const noCoach = legal.filter((d) => !/^(sub|move|swap|formation) /.test(d));
+  const pool = noCoach.length ? noCoach : legal;
+  return pool[Math.floor(rand() * pool.length)];
+}
+
+// Make one decision through the UI.  Returns the decision text.
+async function playOne(page, legal) {
+  const d = choose(legal);
+  const parts = d.split(" ");
+  for (let guard = 0; guard < 30; guard++) {
+    const s = await snapshot(page);
+    if (s.complete === d) { await page.locator("#confirm").tap(); return d; }
+    if (s.complete && s.complete !== d) { await page.locator("#back").tap(); continue; }
+    if (!s.kind) { await page.locator(`#panel [data-kind="${parts[0]}"]`).tap(); continue; }
+    if (s.kind !== parts[0]) { await page.locator("#back").tap(); continue; }
+    const want = parts[1 + s.args.length];
+    if (s.args.some((a, i) => a !== parts[1 + i])) { await page.locator("#back").tap(); continue; }
+    // Tap on the board when the value is a highlighted meeple or space (half the time),
+    // else the button in the panel; a number goes through the stepper.
+    const onBoard = page.locator(`#boardbox .m.pick[data-pid="${want}"], #boardbox .lbl.pick[data-space-btn="${want}"]`);
+    if (rand() < 0.5 && await onBoard.count()) {
+      try { await onBoard.first().tap({ timeout: 3000 }); continue; } catch (e) { /* covered: use the button */ }
+    }
+    const btn = page.locator(`#panel [data-arg="${want}"]`);
+    if (await btn.count()) { await btn.first().tap(); continue; }
+    const val = Number(await page.locator("#panel .stepper .val").textContent());
+    await page.locator(`#panel [data-step="${Number(want) > val ? 1 : -1}"]`).tap();
+  }
+  throw new Error(`could not enter ${d}`);
+}
+
+async function waitTurn(page, lastVersion, timeout = 30000) {
+  await page.waitForFunction((v) => {
+    const m = window.__kickline.match;
+    if (!m) return false;
+    if (m.over) return true;
+    return m.prompt && !m.pending && m.prompt.legal.length > 0 && (m.prompt.version !== v || true);
+  }, lastVersion, { timeout, polling: 50 });
+}
+
+// Play until the match is over (or `stopAfter` decisions); returns the decision count.
+async function autoplay(pages, { stopAfter = Infinity, deadline = Date.now() + 200000 } = {}) {
+  let n = 0;
+  const busy = new Set();
+  while (n < stopAfter) {
+    if (Date.now() > deadline) throw new Error(`match not over in time after ${n} decisions`);
+    let progressed = false;
+    let allOver = true;
+    for (const page of pages) {
+      const s = await snapshot(page);
+      if (!s.over) allOver = false;
+      if (s.over || !s.legal.length || s.pending) continue;
+      await playOne(page, s.legal);
+      n++;
+      progressed = true;
+      await page.waitForFunction((v) => { const m = window.__kickline.match; return !m || m.over || !m.pending; }, s.version, { timeout: 20000, polling: 20 });
+    }
+    if (allOver) return n;
+    if (!progressed) await new Promise((r) => setTimeout(r, 30));
+    busy.clear();
+  }
+  return n;
+}
+
+async function matchOver(page, name) {
+  await page.waitForSelector("#over", { timeout: 30000 });
+  await page.locator("#verify").tap();
+  await page.waitForFunction(() => { const m = window.__kickline.match; return m && m.verified; }, null, { timeout: 60000 });
+  const text = await page.locator("#fair").textContent();
+  await shot(page, name);
+  return text;
+}
+
+async function newContext(browser) {
+  const ctx = await browser.newContext(PHONE);
+  return ctx;
+}
+
+async function scenarioVsBot(browser) {
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(String(e)));
+  await setName(page, "Ann");
+  await shot(page, "home");
+  await page.locator("#vs-bot").tap();
+  await page.waitForFunction(() => { const m = window.__kickline.match; return m && m.prompt && m.prompt.legal.length; }, null, { timeout: 20000 });
+  await shot(page, "first-prompt");
+  const n = await autoplay([page], { stopAfter: 12 });
+  await shot(page, "mid-match");
+  const rest = await autoplay([page]);
+  const fair = await matchOver(page, "over-vs-bot");
+  const stats = await page.evaluate(() => ({ mismatches: window.__kickline.preview.mismatches, ready: window.__kickline.preview.ready, timings: window.__kickline.preview.timings.length }));
+  if (!/✓ The revealed seed matches/.test(fair) || !/✓ Every die/.test(fair)) problems.push(`fairness check: ${fair}`);
+  if (stats.mismatches) problems.push(`${stats.mismatches} preview mismatches`);
+  await ctx.close();
+  return { decisions: n + rest, fair, stats, problems };
+}
+
+async function startVsBot(browser, name) {
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  await setName(page, name);
+  await page.locator("#vs-bot").tap();
+  await page.waitForFunction(() => { const m = window.__kickline.match; return m && m.prompt && m.prompt.legal.length; }, null, { timeout: 20000 });
+  return { ctx, page };
+}
+
+async function position(page) {
+  return page.evaluate(() => {
+    const m = window.__kickline.match;
+    const v = m.prompt.view;
+    return { match: m.id, version: m.prompt.version, legal: m.prompt.legal, score: v.score, ball: v.ball,
+      players: v.players.map((p) => [p.id, p.status, p.space, p.tokens]), board: document.querySelector(".board").innerText };
+  });
+}
+
+async function scenarioTwoPlayers(browser) {
+  const problems = [];
+  const a = await newContext(browser);
+  const b = await newContext(browser);
+  const pa = await a.newPage();
+  const pb = await b.newPage();
+  await setName(pa, "Ann");
+  await setName(pb, "Ben");
+  await pa.locator("#create").tap();
+  await pa.waitForSelector("#waiting #invite-link");
+  await pa.waitForFunction(() => /join\/[A-Z0-9]{4,}/.test(document.querySelector("#invite-link").value));
+  await shot(pa, "invite");
+  const link = await pa.locator("#invite-link").inputValue();
+  await pb.goto(link);
+  for (const p of [pa, pb]) {
+    await p.waitForFunction(() => { const m = window.__kickline.match; return m && m.prompt && m.prompt.status === "playing"; }, null, { timeout: 20000 });
+  }
+  const n = await autoplay([pa, pb], { stopAfter: 6 });
+  await shot(pa, "two-players-a");
+  await shot(pb, "two-players-b");
+  // A spectator joins by the code and sees the board, with no controls.
+  const code = link.split("/").pop();
+  const c = await newContext(browser);
+  const pc = await c.newPage();
+  await setName(pc, "Sam");
+  await pc.locator("#code").fill(code);
+  await pc.locator("#watch").tap();
+  await pc.waitForSelector(".board", { timeout: 20000 });
+  const watching = await pc.evaluate(() => ({ seat: window.__kickline.match.seat, panel: document.querySelector("#panel").innerText, hash: location.hash }));
+  if (watching.seat !== null || !/watching/i.test(watching.panel) || !watching.hash.startsWith("#/w/")) problems.push(`spectator: ${JSON.stringify(watching)}`);
+  await shot(pc, "spectator");
+  await c.close();
+  const rest = await autoplay([pa, pb], { deadline: Date.now() + 240000 });
+  const fa = await matchOver(pa, "over-two-a");
+  const resA = await pa.locator("#result").textContent();
+  const resB = await pb.waitForSelector("#result").then((e) => e.textContent());
+  if (!/✓ Every die/.test(fa)) problems.push(`fairness: ${fa}`);
+  const both = [resA, resB].sort().join("|");
+  if (!(both === "You lose|You win!" || both === "A draw|A draw")) problems.push(`results disagree: ${both}`);
+  await a.close();
+  await b.close();
+  return { decisions: n + rest, results: [resA, resB], problems };
+}
+
+async function scenarioReload(browser) {
+  const problems = [];
+  const { ctx, page } = await startVsBot(browser, "Rita");
+  await autoplay([page], { stopAfter: 8 });
+  await page.waitForFunction(() => { const m = window.__kickline.match; return m.over || (!m.pending && m.prompt.legal.length); }, null, { timeout: 20000 });
+  const before = await position(page);
+  await page.reload();
+  await page.waitForFunction((v) => { const m = window.__kickline.match; return m && m.prompt && m.prompt.version === v; }, before.version, { timeout: 20000 });
+  const after = await position(page);
+  await shot(page, "after-reload");
+  for (const k of ["match", "version", "legal", "score", "ball", "players", "board"]) {
+    if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) problems.push(`after reload ${k} differs`);
+  }
+  // A refused move (here: one the rules do not know) is reported in plain words and
+  // the screen stays on the server's position.
+  await page.evaluate(() => window.__kickline.chooser.hooks.confirm("card bicycle-kick"));
+  await page.waitForFunction(() => !window.__kickline.match.pending && !document.querySelector("#toast").hidden, null, { timeout: 10000 });
+  const toast = await page.locator("#toast").textContent();
+  if (!/not played|not allowed|could not be read/.test(toast)) problems.push(`refused move message: ${toast}`);
+  const afterError = await position(page);
+  if (afterError.version !== before.version || afterError.board !== before.board) problems.push("the board changed after a refused move");
+  await shot(page, "refused-move");
+  const more = await autoplay([page], { stopAfter: 3 });
+  await ctx.close();
+  return { version: before.version, toast, more, problems };
+}
+
+async function scenarioOffline(browser) {
+  const problems = [];
+  const { ctx, page } = await startVsBot(browser, "Otto");
+  await autoplay([page], { stopAfter: 5 });
+  await page.waitForFunction(() => { const m = window.__kickline.match; return m.over || (!m.pending && m.prompt.legal.length); }, null, { timeout: 20000 });
+  const before = await position(page);
+  await ctx.setOffline(true);
+  await page.waitForFunction(() => document.querySelector("#conn").dataset.state === "offline", null, { timeout: 10000 });
+  const connText = await page.locator("#conn").textContent();
+  // A move made while offline is refused on the spot and the board stays as it was.
+  const s = await snapshot(page);
+  const d = await playOne(page, s.legal).catch((e) => String(e));
+  const toast = await page.locator("#toast").textContent();
+  if (!/offline/i.test(toast)) problems.push(`no offline message after a move: ${toast}`);
+  const during = await position(page);
+  if (during.version !== before.version || during.board !== before.board) problems.push("the board changed while offline");
+  await shot(page, "offline");
+  await ctx.setOffline(false);
+  await page.waitForFunction(() => document.querySelector("#conn").dataset.state === "online", null, { timeout: 20000 });
+  await page.waitForFunction(() => { const m = window.__kickline.match; return m.prompt && !m.pending; }, null, { timeout: 20000 });
+  const after = await position(page);
+  if (after.version !== before.version) problems.push(`version moved: ${before.version} -> ${after.version}`);
+  const more = await autoplay([page], { stopAfter: 3 });
+  await shot(page, "back-online");
+  await ctx.close();
+  return { connText, tried: d, more, problems };
+}
+
+// Frames a page receives on its websockets, decoded.
+async function tapFrames(page, sink) {
+  const { decode } = await import(path.join(ROOT, "client", "src", "msgpack.js"));
+  page.on("websocket", (ws) => ws.on("framereceived", (f) => {
+    try { sink.push(JSON.stringify(decode(new Uint8Array(f.payload)))); } catch (e) { sink.push(String(f.payload)); }
+  }));
+}
+
+async function scenarioSecret(browser) {
+  const problems = [];
+  const a = await newContext(browser);
+  const b = await newContext(browser);
+  const pa = await a.newPage();
+  const pb = await b.newPage();
+  const framesB = [];
+  await tapFrames(pb, framesB);
+  await setName(pa, "Ann");
+  await setName(pb, "Ben");
+  await pa.locator("#create").tap();
+  await pa.waitForFunction(() => /join\/[A-Z0-9]{4,}/.test((document.querySelector("#invite-link") || {}).value || ""));
+  await pb.goto(await pa.locator("#invite-link").inputValue());
+  const secretNow = (p) => p.evaluate(() => {
+    const m = window.__kickline.match;
+    return !!(m && m.prompt && m.prompt.view && m.prompt.view.prompt.frame === "cards_secret" && m.prompt.legal.length && !m.pending);
+  });
+  const deadline = Date.now() + 120000;
+  let found = false;
+  while (!found && Date.now() < deadline) {
+    if (await secretNow(pa) && await secretNow(pb)) { found = true; break; }
+    const before = [await snapshot(pa), await snapshot(pb)];
+    if (before[0].over || before[1].over) break;
+    await autoplay([pa, pb], { stopAfter: 1 });
+  }
+  if (!found) return { problems: ["no secret card choice came up"] };
+  const legalA = (await snapshot(pa)).legal;
+  const card = legalA[Math.floor(rand() * legalA.length)].split(" ")[1];
+  const NAMES = { "low-pass": "Low Pass", dribble: "Dribble", "high-pass": "High Pass", deflect: "Deflect", steal: "Steal", pressure: "Pressure" };
+  const count = async (p, word) => (await p.evaluate(() => document.body.innerText)).split(word).length - 1;
+  const shownBefore = await count(pb, NAMES[card]);
+  const mark = framesB.length;
+  await pa.locator(`#panel [data-arg="${card}"]`).tap();
+  await pa.locator("#confirm").tap();
+  await pa.waitForFunction(() => /Waiting for your opponent/.test(document.querySelector("#status").textContent), null, { timeout: 10000 });
+  await pb.waitForFunction(() => window.__kickline.match.lines.some((l) => l.t === "chosen"), null, { timeout: 10000 });
+  await pb.waitForTimeout(300);
+  await shot(pa, "secret-waiting");
+  await shot(pb, "secret-opponent");
+  const leaked = framesB.slice(mark).filter((f) => f.includes(card));
+  if (leaked.length) problems.push(`opponent's frames carry the card before the reveal: ${leaked[0].slice(0, 300)}`);
+  const shownAfter = await count(pb, NAMES[card]);
+  if (shownAfter !== shownBefore) problems.push(`opponent's page shows ${NAMES[card]} before the reveal`);
+  const viewB = await pb.evaluate(() => JSON.stringify(window.__kickline.match.prompt.view));
+  if (viewB.includes(card)) problems.push("opponent's view holds the card");
+  // Now B chooses; both see the reveal with both cards.
+  const legalB = (await snapshot(pb)).legal;
+  const cardB = legalB[0].split(" ")[1];
+  await pb.locator(`#panel [data-arg="${cardB}"]`).tap();
+  await pb.locator("#confirm").tap();
+  for (const p of [pa, pb]) {
+    await p.waitForFunction(() => window.__kickline.match.lines.some((l) => l.t === "reveal"), null, { timeout: 10000 });
+  }
+  const reveal = await pb.evaluate(() => window.__kickline.match.lines.filter((l) => l.t === "reveal").pop().text);
+  if (!reveal.includes(NAMES[card]) || !reveal.includes(NAMES[cardB])) problems.push(`reveal lacks a card: ${reveal}`);
+  await shot(pb, "secret-reveal");
+  await a.close();
+  await b.close();
+  return { card, cardB, reveal, framesChecked: framesB.length - mark, problems };
+}
+
+async function scenarioQuickResign(browser) {
+  const problems = [];
+  const a = await newContext(browser);
+  const b = await newContext(browser);
+  const pa = await a.newPage();
+  const pb = await b.newPage();
+  await setName(pa, "Quin");
+  await setName(pb, "Rae");
+  for (const p of [pa, pb]) await p.locator('[data-board="9"]').tap();
+  await pa.locator("#quick").tap();
+  await pa.waitForSelector("#cancel-quick", { timeout: 10000 });
+  await shot(pa, "quick-waiting");
+  await pb.locator("#quick").tap();
+  for (const p of [pa, pb]) {
+    await p.waitForFunction(() => { const m = window.__kickline.match; return m && m.prompt && m.prompt.status === "playing"; }, null, { timeout: 20000 });
+  }
+  const spaces = await pa.locator(".board .sp").count();
+  if (spaces !== 9) problems.push(`a 9-space board shows ${spaces} spaces`);
+  await autoplay([pa, pb], { stopAfter: 4 });
+  await shot(pb, "board-9");
+  pa.once("dialog", (d) => d.accept());
+  await pa.locator("#resign").tap();
+  const ra = await pa.waitForSelector("#result", { timeout: 15000 }).then((e) => e.textContent());
+  const rb = await pb.waitForSelector("#result", { timeout: 15000 }).then((e) => e.textContent());
+  if (ra !== "You lose" || rb !== "You win!") problems.push(`after resigning: ${ra} / ${rb}`);
+  await a.close();
+  await b.close();
+  return { spaces, results: [ra, rb], problems };
+}
+
+const scenarios = { "quick-resign": scenarioQuickResign, "vs-bot": scenarioVsBot, "two-players": scenarioTwoPlayers, reload: scenarioReload, offline: scenarioOffline, secret: scenarioSecret };
+
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROME_ARGS, headless: true });
+let out;
+try {
+  out = await scenarios[scenario](browser);
+} catch (e) {
+  out = { problems: [String(e && e.stack ? e.stack : e)] };
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify({ scenario, ...out }));
+process.exit(out.problems && out.problems.length ? 1 : 0);

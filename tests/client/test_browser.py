@@ -1,0 +1,60 @@
+"""The web client in a real browser (Debian's Chromium, headless, phone viewport, touch).
+
+Each test runs one scenario of ``tests/client/browser.mjs`` against a real server on a
+loopback port; the UI is driven through taps.  Screenshots of the main screens land in
+``artifacts/screenshots/``.  Skipped without chromium / node_modules, failed under CI.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+
+pytestmark = pytest.mark.slow
+
+
+def run(server_url: str, scenario: str, timeout: float = 280) -> dict[str, object]:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(
+        ["node", str(ROOT / "tests" / "client" / "browser.mjs"), server_url, scenario, str(SHOTS)],
+        cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    lines = [ln for ln in done.stdout.splitlines() if ln.startswith("{")]
+    assert lines, f"no result from {scenario}: {done.stdout[-2000:]} {done.stderr[-2000:]}"
+    out: dict[str, object] = json.loads(lines[-1])
+    assert out.get("problems") == [], out
+    assert done.returncode == 0, done.stderr[-2000:]
+    return out
+
+
+def test_two_players_by_link_play_to_the_end(server_url: str) -> None:
+    out = run(server_url, "two-players")
+    assert sorted(out["results"]) in (["You lose", "You win!"], ["A draw", "A draw"])  # type: ignore[type-var]
+
+
+def test_one_player_against_the_bot_to_the_end(server_url: str) -> None:
+    out = run(server_url, "vs-bot")
+    assert "✓ Every die" in str(out["fair"])
+
+
+def test_reload_mid_match_resumes_at_the_same_position(server_url: str) -> None:
+    run(server_url, "reload")
+
+
+def test_offline_then_online_resumes(server_url: str) -> None:
+    run(server_url, "offline")
+
+
+def test_secret_maneuver_hidden_until_the_reveal(server_url: str) -> None:
+    out = run(server_url, "secret")
+    assert int(out["framesChecked"]) > 0  # type: ignore[call-overload]
+
+
+def test_quick_match_on_nine_spaces_and_resign(server_url: str) -> None:
+    out = run(server_url, "quick-resign")
+    assert out["spaces"] == 9

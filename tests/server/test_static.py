@@ -1,0 +1,125 @@
+"""Static files for the web client: types, cache lifetimes, compression, 304s, confinement."""
+
+from __future__ import annotations
+
+import gzip
+import os
+from pathlib import Path
+
+import pytest
+from websockets.datastructures import Headers
+
+from kickline_server import static
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "index.html").write_text("<!doctype html><title>k</title>" + "x" * 2000)
+    (tmp_path / "sw.js").write_text("self.x = 1;")
+    (tmp_path / "src" / "main.js").write_text("export const a = 1;\n" * 200)
+    (tmp_path / "src" / "tiny.css").write_text("a{}")
+    pyo = tmp_path / "build" / "pyodide" / "314.0.7"
+    pyo.mkdir(parents=True)
+    (pyo / "pyodide.asm.wasm").write_bytes(b"\0asm" + bytes(5000))
+    (pyo / "pyodide.asm.wasm.br").write_bytes(b"BROTLI")
+    (pyo / "pyodide.asm.wasm.gz").write_bytes(gzip.compress(b"\0asm" + bytes(5000)))
+    app = tmp_path / "build" / "app"
+    app.mkdir()
+    (app / "kickline-0123456789ab.whl").write_bytes(b"PK" + bytes(100))
+    (tmp_path / "build" / "manifest.json").write_text("{}")
+    (tmp_path / "node_modules" / "x").mkdir(parents=True)
+    (tmp_path / "node_modules" / "x" / "a.js").write_text("secret")
+    (tmp_path / "package.json").write_text("{}")
+    return tmp_path
+
+
+def get(root: Path, path: str, **headers: str) -> tuple[int, Headers, bytes]:
+    h = Headers([(k.replace("_", "-"), v) for k, v in headers.items()])
+    r = static.respond(root, path, h)
+    assert r is not None, path
+    return r.status_code, r.headers, r.body
+
+
+def test_types_are_explicit(root: Path) -> None:
+    assert get(root, "/")[1]["Content-Type"] == "text/html; charset=utf-8"
+    assert get(root, "/src/main.js")[1]["Content-Type"] == "text/javascript; charset=utf-8"
+    wasm = get(root, "/build/pyodide/314.0.7/pyodide.asm.wasm")[1]
+    assert wasm["Content-Type"] == "application/wasm"
+    assert get(root, "/build/manifest.json")[1]["Content-Type"] == "application/json"
+    assert get(root, "/build/app/kickline-0123456789ab.whl")[1]["Content-Type"] == "application/zip"
+
+
+def test_versioned_files_are_cached_for_a_year_others_revalidate(root: Path) -> None:
+    for path in ("/build/pyodide/314.0.7/pyodide.asm.wasm", "/build/app/kickline-0123456789ab.whl"):
+        assert get(root, path)[1]["Cache-Control"] == "public, max-age=31536000, immutable"
+    for path in ("/", "/index.html", "/sw.js", "/src/main.js", "/build/manifest.json"):
+        assert get(root, path)[1]["Cache-Control"] == "no-cache"
+
+
+def test_precompressed_brotli_then_gzip_then_identity(root: Path) -> None:
+    path = "/build/pyodide/314.0.7/pyodide.asm.wasm"
+    status, h, body = get(root, path, Accept_Encoding="gzip, deflate, br")
+    assert (status, h["Content-Encoding"], body) == (200, "br", b"BROTLI")
+    assert h["Vary"] == "Accept-Encoding"
+    _, h, body = get(root, path, Accept_Encoding="gzip, deflate")
+    assert h["Content-Encoding"] == "gzip"
+    assert gzip.decompress(body) == b"\0asm" + bytes(5000)
+    _, h, body = get(root, path)
+    assert "Content-Encoding" not in h and body == b"\0asm" + bytes(5000)
+    assert int(h["Content-Length"]) == len(body)
+
+
+def test_refused_encoding_is_not_used(root: Path) -> None:
+    _, h, _ = get(root, "/build/pyodide/314.0.7/pyodide.asm.wasm", Accept_Encoding="br;q=0, gzip")
+    assert h["Content-Encoding"] == "gzip"
+
+
+def test_stale_precompressed_file_is_ignored(root: Path) -> None:
+    wasm = root / "build" / "pyodide" / "314.0.7" / "pyodide.asm.wasm"
+    for ext in (".br", ".gz"):
+        side = wasm.with_name(wasm.name + ext)
+        os.utime(side, ns=(1, 1))
+    _, h, body = get(root, "/build/pyodide/314.0.7/pyodide.asm.wasm", Accept_Encoding="br, gzip")
+    assert h["Content-Encoding"] == "gzip"  # compressed on the fly instead
+    assert gzip.decompress(body) == wasm.read_bytes()
+
+
+def test_text_is_gzipped_on_the_fly_small_files_are_not(root: Path) -> None:
+    _, h, body = get(root, "/src/main.js", Accept_Encoding="gzip")
+    assert h["Content-Encoding"] == "gzip"
+    assert gzip.decompress(body) == (root / "src" / "main.js").read_bytes()
+    _, h, _ = get(root, "/src/tiny.css", Accept_Encoding="gzip")
+    assert "Content-Encoding" not in h
+
+
+def test_etag_gives_304(root: Path) -> None:
+    _, h, _ = get(root, "/src/main.js", Accept_Encoding="gzip")
+    status, h2, body = get(root, "/src/main.js", Accept_Encoding="gzip", If_None_Match=h["ETag"])
+    assert (status, body) == (304, b"")
+    assert h2["ETag"] == h["ETag"]
+    # The identity and gzip forms have different tags.
+    _, plain, _ = get(root, "/src/main.js")
+    assert plain["ETag"] != h["ETag"]
+
+
+@pytest.mark.parametrize("path", [
+    "/node_modules/x/a.js", "/package.json", "/../etc/passwd", "/src/../package.json",
+    "/src/.hidden", "/nope.html", "/build/", "/src/%2e%2e/package.json", "/src\\main.js",
+])
+def test_only_client_files_are_served(root: Path, path: str) -> None:
+    assert static.respond(root, path, Headers()) is None
+
+
+def test_symlink_out_of_the_root_is_refused(root: Path,
+                                            tmp_path_factory: pytest.TempPathFactory) -> None:
+    outside = tmp_path_factory.mktemp("outside") / "x.js"
+    outside.write_text("nope")
+    (root / "src" / "link.js").symlink_to(outside)
+    assert static.respond(root, "/src/link.js", Headers()) is None
+
+
+def test_query_strings_are_ignored_and_sw_may_control_the_site(root: Path) -> None:
+    status, h, _ = get(root, "/sw.js?v=2")
+    assert status == 200
+    assert h["Service-Worker-Allowed"] == "/"

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// Print (JSON) the stdlib zip entries the browser client imports: start Pyodide with the
+// full stdlib the way client/src/worker.js does, install the wheel and the preview,
+// exercise every preview function, then list the modules loaded from the stdlib zip.
+//
+//   node tools/stdlib_modules.mjs WHEEL PREVIEW.py [STDLIB.zip]
+//
+// With STDLIB.zip (a trimmed one) it instead checks that the client runs on it and
+// prints {"ok": true}.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startRules, lockContents } from "../client/src/pyload.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const PYODIDE_DIR = path.join(ROOT, "client", "node_modules", "pyodide");
+const [wheel, preview, stdlib] = process.argv.slice(2);
+const { loadPyodide } = await import(path.join(PYODIDE_DIR, "pyodide.mjs"));
+const info = JSON.parse(readFileSync(path.join(PYODIDE_DIR, "pyodide-lock.json"), "utf8")).info;
+const py = await loadPyodide({
+  indexURL: PYODIDE_DIR + "/",
+  stdLibURL: stdlib || undefined,
+  lockFileContents: lockContents(info),
+  stdout: () => {},
+  stderr: (s) => process.stderr.write(s + "\n"),
+});
+const rules = await startRules(py, new Uint8Array(readFileSync(wheel)), readFileSync(preview, "utf8"));
+const view = JSON.parse(py.runPython(`
+import json, kickline
+s = kickline.new_game({"mode": "training", "board": 7})
+json.dumps(kickline.view(s, 0))
+`));
+rules.legal(JSON.stringify(view));
+rules.consequence(JSON.stringify(view), "toss home");
+const v = rules.verify(JSON.stringify({ mode: "training", board: 7 }), "00ff", "[]", 0);
+if (!v.ok) throw new Error("verify failed: " + v.error);
+if (stdlib) {
+  console.log(JSON.stringify({ ok: true }));
+} else {
+  const files = py.runPython(`
+import sys, json
+json.dumps(sorted({f.split(".zip/", 1)[1] for m in list(sys.modules.values())
+                   if (f := getattr(m, "__file__", None)) and ".zip/" in f}))
+`);
+  console.log(files);
+}
