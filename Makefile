@@ -15,9 +15,9 @@ NPM_STAMP := client/node_modules/.kickline-setup.stamp
 
 LINT := $(BIN)/ruff check .
 TYPECHECK := $(BIN)/mypy
-PYTEST := $(BIN)/pytest -p no:cacheprovider
+PYTEST := KICKLINE_SLOW=1 $(BIN)/pytest -p no:cacheprovider
 
-.PHONY: help setup system-packages test lint typecheck serve wheel clean
+.PHONY: help setup system-packages test lint typecheck serve wheel client clean
 
 help:
 	@echo "make serve      run the server (embedded defaults) and serve the client"
@@ -25,6 +25,7 @@ help:
 	@echo "make lint       ruff only"
 	@echo "make typecheck  mypy --strict only"
 	@echo "make wheel      build the rules wheel into client/build/"
+	@echo "make client     build what the web client loads (wheel, trimmed Pyodide) into client/build/"
 	@echo "make setup      what every target above does first"
 
 setup: $(PY_STAMP) $(NPM_STAMP) system-packages
@@ -82,8 +83,13 @@ typecheck: setup
 wheel: setup
 	$(BIN)/python tools/build_wheel.py --out client/build
 
+# Pyodide, a stdlib trimmed to what the client imports, the hashed wheel, .gz and .br
+# beside each (see tools/build_client.py; the first run compresses the wasm, ~2 minutes).
+client: setup
+	$(BIN)/python tools/build_client.py
+
 # The client runs the rules wheel, so serve the one built from this working tree.
-serve: wheel
+serve: client
 	$(BIN)/kickline serve
 
 clean:

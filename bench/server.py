@@ -225,7 +225,7 @@ def main() -> int:
                     help="seconds of play (matches starting) before measuring (5)")
     ap.add_argument("--game", default="kickline")
     ap.add_argument("--board", type=int, default=7)
-    ap.add_argument("--sqlite-synchronous", default="FULL")
+    ap.add_argument("--sqlite-synchronous", default="NORMAL")
     ap.add_argument("--compression", action="store_true",
                     help="offer permessage-deflate (both servers)")
     args = ap.parse_args()

@@ -25,16 +25,19 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from .core import (
     CancelTimer,
     Command,
+    Connect,
     Disconnect,
+    Effect,
     Finished,
     MatchCore,
     Persist,
+    Resume,
     Send,
     SetTimer,
     TimerFired,
 )
 from .protocol import Code, Message, error
-from .store import LeaseLost, Store, StoreUnavailable, pack
+from .store import LeaseLost, Store, StoreUnavailable, pack, unpack
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +117,8 @@ class Actor:
     async def run(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         try:
             async with anyio.create_task_group() as tg:
-                tg.start_soon(self._keep_lease, tg.cancel_scope)
+                if self.store.leases_expire:
+                    tg.start_soon(self._keep_lease, tg.cancel_scope)
                 task_status.started()
                 try:
                     await self._loop()
@@ -151,25 +155,52 @@ class Actor:
         except Exception:
             log.exception("match %s: command %r failed", self.match_id, cmd)
             if peer is not None:
-                peer.push(error(Code.INTERNAL, "the server failed on this command"))
+                peer.push(error(Code.INTERNAL, "the server failed on this command; "
+                                "the match continues from its last saved state"))
+            await self._reload()
             return
         for e in effects:
-            if isinstance(e, Persist):
-                await self._persist(e)
-            elif isinstance(e, Send):
-                target = self.peers.get(e.conn)
-                if target is not None:
-                    target.push(e.message)
-            elif isinstance(e, SetTimer):
-                self.timers[e.key] = e.at
-            elif isinstance(e, CancelTimer):
-                self.timers.pop(e.key, None)
-            elif isinstance(e, Finished):
-                self.finished = True
+            await self._carry_out(e)
         if isinstance(cmd, Disconnect):
             self.peers.pop(cmd.conn, None)
         elif peer is not None and peer.id not in self.core.conns:
             self.peers.pop(peer.id, None)
+
+    async def _reload(self) -> None:
+        """After a failed command the core may be half-changed: start again from the last
+        persisted snapshot and log, with the same connections attached."""
+        old = self.core
+        stored = await self.store.load(self.match_id)
+        if stored is None:  # never persisted: nothing to go back to
+            self.finished = True
+            return
+        self.core = MatchCore.restore(
+            old.game, old.bots, unpack(stored.snapshot), [unpack(x) for x in stored.log],
+            grace=old.grace, waiting_ttl=old.waiting_ttl, reply_cache=old.reply_cache)
+        self.timers.clear()
+        now = self.clock()
+        for e in self.core.handle(Resume(), now):
+            await self._carry_out(e)
+        for conn, c in old.conns.items():
+            seat_info = None if c.seat is None else self.core.seats[c.seat]
+            cmd = Connect(conn, seat_info.player if seat_info else None, since=c.cursor,
+                          watch=seat_info is None)
+            for e in self.core.handle(cmd, now):
+                await self._carry_out(e)
+
+    async def _carry_out(self, e: Effect) -> None:
+        if isinstance(e, Persist):
+            await self._persist(e)
+        elif isinstance(e, Send):
+            target = self.peers.get(e.conn)
+            if target is not None:
+                target.push(e.message)
+        elif isinstance(e, SetTimer):
+            self.timers[e.key] = e.at
+        elif isinstance(e, CancelTimer):
+            self.timers.pop(e.key, None)
+        elif isinstance(e, Finished):
+            self.finished = True
 
     async def _persist(self, e: Persist) -> None:
         snapshot = pack(e.snapshot)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import fcntl
 import json
 import logging
-import mimetypes
 import os
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -22,9 +21,9 @@ from pathlib import Path
 import anyio
 from anyio.abc import TaskStatus
 from websockets.asyncio.server import ServerConnection, serve
-from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from . import static
 from .actor import Stats
 from .identity import Tokens, load_secret, load_server_id
 from .lobby import Lobby, LobbyLimits
@@ -49,7 +48,12 @@ class ServerConfig:
     client_dir: Path | None = CLIENT_DIR
     max_connections_per_address: int = 64
     ping_interval: float | None = 20.0
-    sqlite_synchronous: str = "FULL"
+    backlog: int = 1024
+    """Pending TCP connections the listener queues (bursts of reconnecting clients)."""
+    compression: bool = False
+    """Offer permessage-deflate: smaller frames, but more server CPU per message (msgpack
+    frames are small; ``docs/BENCHMARKS.md`` has the measured cost)."""
+    sqlite_synchronous: str = "NORMAL"
     transport: TransportLimits = field(default_factory=TransportLimits)
     lobby: LobbyLimits = field(default_factory=LobbyLimits)
     fixed_seed: bytes | None = field(default=None, repr=False)
@@ -83,24 +87,6 @@ async def open_store(config: ServerConfig) -> Store:
                        synchronous=config.sqlite_synchronous)
 
 
-def _static(root: Path, path: str) -> Response | None:
-    rel = "index.html" if path in ("", "/") else path.lstrip("/")
-    try:
-        target = (root / rel).resolve()
-        if target.is_dir():
-            target = target / "index.html"
-        target.relative_to(root.resolve())
-        body = target.read_bytes() if target.is_file() else None
-    except (ValueError, OSError):
-        body = None
-    if body is None:
-        return None
-    ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-    headers = Headers([("Content-Type", ctype), ("Content-Length", str(len(body))),
-                       ("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff")])
-    return Response(200, "OK", headers, body)
-
-
 async def run_server(
     config: ServerConfig,
     shutdown: anyio.Event | None = None,
@@ -130,7 +116,8 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
         recovered = await lobby.recover()
         if recovered:
             log.info("resumed %d unfinished matches", recovered)
-        await actors.start(lobby.adopt)
+        if store.leases_expire:  # other processes may die and leave matches to adopt
+            await actors.start(lobby.adopt)
 
         def process_request(conn: ServerConnection, request: Request) -> Response | None:
             path = request.path.split("?", 1)[0]
@@ -145,7 +132,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                     return conn.respond(429, "too many connections from your address\n")
                 return None
             if config.client_dir is not None:
-                found = _static(config.client_dir, path)
+                found = static.respond(config.client_dir, path, request.headers)
                 if found is not None:
                     return found
             return conn.respond(404, "not found\n")
@@ -163,8 +150,10 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
         async with serve(
             handler, config.host, config.port, process_request=process_request,
             max_size=config.transport.max_frame, max_queue=16,
+            compression="deflate" if config.compression else None,
             ping_interval=config.ping_interval, ping_timeout=config.ping_interval,
             close_timeout=config.transport.close_timeout,
+            open_timeout=config.transport.handshake_timeout, backlog=config.backlog,
         ) as server:
             port = int(next(iter(server.sockets)).getsockname()[1])
             log.info("kickline server listening on %s:%d", config.host, port)

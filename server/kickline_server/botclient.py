@@ -28,7 +28,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from . import games
-from .protocol import PROTOCOL_VERSIONS, Message, decode_reply, encode
+from .protocol import PROTOCOL_VERSIONS, Message, decode_replies, encode
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +111,7 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
     else:
         hello["name"] = name
     await send(hello)
-    welcome = decode_reply(await ws.recv())
+    welcome = decode_replies(await ws.recv())[0]
     if welcome["t"] != "welcome":
         raise BotError(f"hello refused: {welcome}")
     st.token = welcome["token"]
@@ -143,8 +143,11 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
         last[:] = [await _decide(send, st, bot, seed, m["version"], turn, m["view"],
                                  m["legal"], pending)]
 
-    async for frame in ws:
-        msg = decode_reply(frame)
+    dropped = False
+
+    async def handle(msg: Message) -> Message | None:
+        """Act on one message; returns the ``over`` message when the match ends."""
+        nonlocal dropped
         t = msg["t"]
         if t == "ack" and "match" in msg and st.match is None:
             st.match, st.seat = msg["match"], msg.get("seat")
@@ -158,7 +161,7 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
         elif t == "matched":
             st.match, st.seat = msg["match"], msg["seat"]
         elif t == "error":
-            if msg["code"] == "rate_limited" or msg["code"] == "busy":
+            if msg["code"] in ("rate_limited", "busy"):
                 await anyio.sleep(0.5)  # then resend the same message: it is idempotent
                 if last:
                     await send(last[0])
@@ -166,9 +169,7 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
                 raise BotError(f"{msg['code']}: {msg['message']}")
             elif msg.get("legal") and msg.get("version") is not None:
                 await decide(msg)
-        elif t == "prompt":
-            if msg["match"] != st.match:
-                continue
+        elif t == "prompt" and msg["match"] == st.match:
             st.seat = msg["seat"]
             st.events.extend(msg["events"])
             st.cursor = msg["next"]
@@ -176,9 +177,18 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
                 await decide(msg)
                 if drop_after is not None and st.decisions >= drop_after:
                     ws.transport.abort()  # an abrupt drop, as a network failure would be
-                    return None
+                    dropped = True
         elif t == "over" and msg["match"] == st.match:
             return msg
+        return None
+
+    async for frame in ws:
+        for msg in decode_replies(frame):
+            over = await handle(msg)
+            if over is not None:
+                return over
+            if dropped:
+                return None
     return None
 
 

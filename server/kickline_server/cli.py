@@ -63,8 +63,12 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--inbox", type=int, default=64, help="commands queued per match (64)")
     s.add_argument("--lease-ttl", type=float, default=15.0)
     s.add_argument("--max-matches", type=int, default=20_000)
-    s.add_argument("--sqlite-synchronous", default="FULL",
-                   choices=["OFF", "NORMAL", "FULL", "EXTRA"])
+    s.add_argument("--compression", action="store_true",
+                   help="offer permessage-deflate to clients (off: it costs server CPU)")
+    s.add_argument("--sqlite-synchronous", default="NORMAL",
+                   choices=["OFF", "NORMAL", "FULL", "EXTRA"],
+                   help="NORMAL (default) survives kill -9; FULL also survives power loss, "
+                        "at an fsync per group commit")
     s.add_argument("--log-level", default="INFO")
     # Test only: fix every match's dice seed (hex).  Hidden: never for real play.
     s.add_argument("--insecure-fixed-seed", default=None, help=argparse.SUPPRESS)
@@ -95,7 +99,7 @@ def _serve(args: argparse.Namespace) -> int:
         host=args.host, port=args.port, data_dir=args.data_dir, redis_url=args.redis_url,
         secret=secret, client_dir=args.client_dir,
         max_connections_per_address=args.max_connections_per_address,
-        sqlite_synchronous=args.sqlite_synchronous,
+        compression=args.compression, sqlite_synchronous=args.sqlite_synchronous,
         transport=TransportLimits(
             max_frame=args.max_frame, handshake_timeout=args.handshake_timeout,
             idle_timeout=args.idle_timeout, rate=args.rate, burst=2 * args.rate,

@@ -483,6 +483,11 @@ class MatchCore:
     def _resign(self, cmd: Resign, now: float, p: _Pending) -> None:
         if self._replay(cmd.conn, cmd.player, cmd.re, p):
             return
+        held = self.seat_of(cmd.player)
+        if self.status == "waiting" and held is not None and cmd.seat in (None, held):
+            self._ack(cmd.conn, cmd.player, cmd.re, p)  # nobody joined: call it off
+            self._finish({"winner": None, "score": None, "reason": "cancelled"}, p)
+            return
         seat = self._check_seat(cmd.conn, cmd.player, cmd.re, cmd.seat, p)
         if seat is None:
             return

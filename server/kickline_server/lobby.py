@@ -355,6 +355,10 @@ class Lobby:
         player, name = self._player(conn)
         key = (ruleset.game.name, json.dumps(config, sort_keys=True))
         waiting = self.queue.get(key)
+        if waiting is not None and waiting.player == player and waiting.re == msg["id"]:
+            waiting.conn = conn  # a resend (perhaps from a new connection): still queued
+            conn.push({"t": "ack", "re": msg["id"], "queued": True})
+            return
         if waiting is None or waiting.player == player:
             if any(w.player == player for w in self.queue.values()):
                 raise BadRequest(Code.ALREADY_QUEUED, "you are already waiting for a quick "

@@ -104,15 +104,26 @@ def encode(message: Mapping[str, Any]) -> bytes:
     return data
 
 
-def decode_reply(frame: bytes | str) -> Message:
-    """A server frame, on the client side (no client-message limits apply)."""
+def batch(frames: list[bytes]) -> bytes:
+    """Several encoded messages as one server frame: a msgpack array of them."""
+    if len(frames) == 1:
+        return frames[0]
+    n = len(frames)
+    header = bytes([0x90 | n]) if n < 16 else b"\xdc" + n.to_bytes(2, "big")
+    return header + b"".join(frames)
+
+
+def decode_replies(frame: bytes | str) -> list[Message]:
+    """The messages in one server frame, on the client side: a map is one message, an
+    array is several, in order.  (No client-message limits apply.)"""
     if isinstance(frame, str):
         raise ProtocolViolation(Code.NOT_BINARY, "frames must be binary msgpack",
                                 Close.UNSUPPORTED_DATA)
     obj = msgpack.unpackb(frame, raw=False)
-    if not isinstance(obj, dict):
+    msgs = obj if isinstance(obj, list) else [obj]
+    if not all(isinstance(m, dict) for m in msgs):
         raise ProtocolViolation(Code.BAD_MESSAGE, "not a message", Close.PROTOCOL_ERROR)
-    return obj
+    return msgs
 
 
 def decode(frame: bytes | str, limits: Limits = Limits()) -> Message:

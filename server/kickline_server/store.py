@@ -43,6 +43,10 @@ class Stored:
 
 
 class Store(Protocol):
+    leases_expire: bool
+    """Whether leases lapse unless renewed (several server processes may share this
+    store).  If not, a lease is held until released and nobody needs to renew it."""
+
     async def save(self, match_id: str, snapshot: bytes, entries: Sequence[bytes], start: int,
                    *, finished: bool, owner: str) -> None:
         """Write ``entries`` at log index ``start`` and the snapshot, atomically."""

@@ -54,6 +54,8 @@ return 0
 class RedisStore:
     """:class:`~.store.Store` on a Redis server."""
 
+    leases_expire = True
+
     def __init__(self, url: str, *, prefix: str = "kl:", socket_timeout: float = 5.0) -> None:
         self.prefix = prefix
         self._r: aioredis.Redis = aioredis.Redis.from_url(

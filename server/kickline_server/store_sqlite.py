@@ -1,16 +1,27 @@
 """The embedded store: SQLite from the standard library, one file in the data dir.
 
-Blocking ``sqlite3`` calls run one at a time in a worker thread.  Each ``save`` is
-one transaction (log rows + snapshot), so a ``kill -9`` leaves either the old or
-the new match state, never a mix.  One server process owns a data directory (the
-app holds a lock file), so leases here only fence a stale actor inside it.
+The database runs in WAL mode.  With the default ``synchronous=NORMAL`` a commit is
+durable when the process dies (``kill -9`` included) but the last commits may be lost
+if the machine loses power; ``FULL`` adds an fsync per commit and survives power loss.
+Blocking calls run in worker threads, one at a time (a lock guards the connection),
+and writes (saves, leases, invite codes) are group-committed: the writes that arrive
+while a transaction is being written go together into the next one (each inside its
+own savepoint), so many matches share one commit and one trip to a worker thread.
+
+A save returns only after its transaction committed, and each match's log rows +
+snapshot change together, so a ``kill -9`` leaves either the old or the new match
+state, never a mix.  One server process owns a data directory (the app holds a lock
+file), so leases here only fence a stale actor inside it.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -34,14 +45,31 @@ CREATE TABLE IF NOT EXISTS codes (code TEXT PRIMARY KEY, match TEXT NOT NULL);
 """
 
 
+@dataclass(slots=True)
+class _Write:
+    """One write waiting for the next group commit."""
+
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    result: Any = None
+    done: bool = False
+    error: Exception | None = None
+
+
 class SqliteStore:
     """:class:`~.store.Store` on one SQLite file."""
 
-    def __init__(self, path: Path | str, *, synchronous: str = "FULL",
+    leases_expire = False  # one process per data directory: nobody else can take over
+
+    def __init__(self, path: Path | str, *, synchronous: str = "NORMAL", threads: int = 4,
                  clock: Callable[[], float] = time.time) -> None:
         self.path = str(path)
         self.clock = clock
-        self._limiter = anyio.CapacityLimiter(1)
+        self._limiter = anyio.CapacityLimiter(threads)
+        self._lock = threading.Lock()
+        self._pending: deque[_Write] = deque()
+        self._flushing = False
+        self._batch_done = anyio.Event()
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
@@ -49,39 +77,86 @@ class SqliteStore:
         self._db.execute(f"PRAGMA synchronous={synchronous}")
         self._db.executescript(_SCHEMA)
 
+    def _locked(self, fn: Callable[..., T], *args: Any) -> T:
+        with self._lock:
+            return fn(*args)
+
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         try:
-            return await anyio.to_thread.run_sync(fn, *args, limiter=self._limiter)
+            return await anyio.to_thread.run_sync(self._locked, fn, *args,
+                                                  limiter=self._limiter)
         except sqlite3.OperationalError as exc:  # locked, disk full, I/O error
             raise StoreUnavailable(str(exc)) from exc
+
+    def _commit(self, batch: list[_Write]) -> None:
+        """In a worker thread, holding the lock: one transaction for ``batch``."""
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            for j in batch:
+                db.execute("SAVEPOINT one")
+                try:
+                    j.result = j.fn(*j.args)
+                except (LeaseLost, LogGap) as exc:
+                    j.error = exc
+                    db.execute("ROLLBACK TO one")
+                db.execute("RELEASE one")
+            db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            for j in batch:
+                j.error = StoreUnavailable(str(exc))
+        finally:
+            for j in batch:
+                j.done = True
 
     def _save(self, match_id: str, snapshot: bytes, entries: Sequence[bytes], start: int,
               finished: bool, owner: str) -> None:
         db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            row = db.execute("SELECT owner FROM leases WHERE match = ?", (match_id,)).fetchone()
-            if row is None or row[0] != owner:
-                raise LeaseLost(f"{owner} does not hold the lease of {match_id}")
-            (n,) = db.execute("SELECT count(*) FROM log WHERE match = ?", (match_id,)).fetchone()
-            if n < start:
-                raise LogGap(f"log of {match_id} has {n} entries, asked to write at {start}")
-            db.execute("DELETE FROM log WHERE match = ? AND idx >= ?", (match_id, start))
-            db.executemany("INSERT INTO log (match, idx, entry) VALUES (?, ?, ?)",
-                           [(match_id, start + i, e) for i, e in enumerate(entries)])
-            db.execute(
-                "INSERT INTO matches (id, snapshot, log_len, finished) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (id) DO UPDATE SET snapshot = excluded.snapshot,"
-                " log_len = excluded.log_len, finished = excluded.finished",
-                (match_id, snapshot, start + len(entries), int(finished)))
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+        row = db.execute("SELECT owner FROM leases WHERE match = ?", (match_id,)).fetchone()
+        if row is None or row[0] != owner:
+            raise LeaseLost(f"{owner} does not hold the lease of {match_id}")
+        stored = db.execute("SELECT log_len FROM matches WHERE id = ?", (match_id,)).fetchone()
+        n = 0 if stored is None else stored[0]
+        if n < start:
+            raise LogGap(f"log of {match_id} has {n} entries, asked to write at {start}")
+        db.execute("DELETE FROM log WHERE match = ? AND idx >= ?", (match_id, start))
+        db.executemany("INSERT INTO log (match, idx, entry) VALUES (?, ?, ?)",
+                       [(match_id, start + i, e) for i, e in enumerate(entries)])
+        db.execute(
+            "INSERT INTO matches (id, snapshot, log_len, finished) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (id) DO UPDATE SET snapshot = excluded.snapshot,"
+            " log_len = excluded.log_len, finished = excluded.finished",
+            (match_id, snapshot, start + len(entries), int(finished)))
+
+    async def _write(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` in the next group commit; its result once committed."""
+        job = _Write(fn, args)
+        self._pending.append(job)
+        while not job.done:
+            if self._flushing:  # a batch is being written: wait for it, then look again
+                await self._batch_done.wait()
+                continue
+            self._flushing = True
+            done = self._batch_done
+            batch = list(self._pending)
+            self._pending.clear()
+            try:
+                await self._run(self._commit, batch)
+            finally:
+                self._flushing = False
+                self._batch_done = anyio.Event()
+                done.set()
+        if job.error is not None:
+            raise job.error
+        result: T = job.result
+        return result
 
     async def save(self, match_id: str, snapshot: bytes, entries: Sequence[bytes], start: int,
                    *, finished: bool, owner: str) -> None:
-        await self._run(self._save, match_id, snapshot, list(entries), start, finished, owner)
+        await self._write(self._save, match_id, snapshot, list(entries), start, finished,
+                          owner)
 
     def _load(self, match_id: str) -> Stored | None:
         row = self._db.execute("SELECT snapshot, log_len FROM matches WHERE id = ?",
@@ -113,13 +188,13 @@ class SqliteStore:
         return cur.rowcount == 1
 
     async def acquire(self, match_id: str, owner: str, ttl: float) -> bool:
-        return await self._run(self._acquire, match_id, owner, ttl)
+        return await self._write(self._acquire, match_id, owner, ttl)
 
     def _release(self, match_id: str, owner: str) -> None:
         self._db.execute("DELETE FROM leases WHERE match = ? AND owner = ?", (match_id, owner))
 
     async def release(self, match_id: str, owner: str) -> None:
-        await self._run(self._release, match_id, owner)
+        await self._write(self._release, match_id, owner)
 
     def _claim_code(self, code: str, match_id: str) -> bool:
         cur = self._db.execute("INSERT OR IGNORE INTO codes (code, match) VALUES (?, ?)",
@@ -127,7 +202,7 @@ class SqliteStore:
         return cur.rowcount == 1
 
     async def claim_code(self, code: str, match_id: str) -> bool:
-        return await self._run(self._claim_code, code, match_id)
+        return await self._write(self._claim_code, code, match_id)
 
     def _find_code(self, code: str) -> str | None:
         row = self._db.execute("SELECT match FROM codes WHERE code = ?", (code,)).fetchone()

@@ -27,6 +27,7 @@ from .protocol import (
     Limits,
     Message,
     ProtocolViolation,
+    batch,
     decode,
     encode,
     error,
@@ -47,6 +48,7 @@ class TransportLimits:
     rate: float = 20.0
     burst: float = 40.0
     send_queue: int = 256
+    max_batch: int = 32
     close_timeout: float = 5.0
     unpack: Limits = field(default_factory=Limits)
 
@@ -110,10 +112,17 @@ class Connection:
         return self._tokens < -self.limits.burst
 
     async def _writer(self, done: anyio.CancelScope) -> None:
+        """Send what is queued; messages queued together go out as one frame."""
         try:
             async with self._in:
                 async for data in self._in:
-                    await self.ws.send(data)
+                    frames = [data]
+                    while len(frames) < self.limits.max_batch:
+                        try:
+                            frames.append(self._in.receive_nowait())
+                        except (anyio.WouldBlock, anyio.EndOfStream):
+                            break
+                    await self.ws.send(batch(frames))
         except ConnectionClosed:
             pass
         done.cancel()

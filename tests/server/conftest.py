@@ -125,7 +125,7 @@ from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from kickline_server.app import ServerConfig, run_server  # noqa: E402
 from kickline_server.lobby import LobbyLimits  # noqa: E402
-from kickline_server.protocol import decode_reply, encode  # noqa: E402
+from kickline_server.protocol import decode_replies, encode  # noqa: E402
 from kickline_server.transport import TransportLimits  # noqa: E402
 
 TEST_LOBBY = LobbyLimits(min_decision=0.01, grace=5.0)
@@ -167,13 +167,17 @@ class Client:
     def __init__(self, ws: ClientConnection) -> None:
         self.ws = ws
         self.seen: list[dict[str, Any]] = []
+        self.buffer: list[dict[str, Any]] = []
 
     async def send(self, msg: dict[str, Any]) -> None:
         await self.ws.send(encode(msg))
 
     async def recv(self) -> dict[str, Any]:
-        with anyio.fail_after(10):
-            msg = decode_reply(await self.ws.recv())
+        """The next message (a frame may hold several)."""
+        while not self.buffer:
+            with anyio.fail_after(10):
+                self.buffer.extend(decode_replies(await self.ws.recv()))
+        msg = self.buffer.pop(0)
         self.seen.append(msg)
         return msg
 

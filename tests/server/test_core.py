@@ -147,7 +147,7 @@ def test_a_full_match_ends_with_a_verifiable_log() -> None:
     h = started()
     run_to_end(h, random.Random(1))
     assert h.finished is not None and h.finished["reason"] == "played"
-    over = [m for m in h.take(2) if m["t"] == "over"][0]
+    over = next(m for m in h.take(2) if m["t"] == "over")
     final = verify(toy.GAME, over["config"], bytes.fromhex(over["seed"]), over["log"])
     result = toy.GAME.result(final)
     assert result is not None
@@ -347,6 +347,14 @@ def test_both_vanished_is_abandoned() -> None:
     h.do(Disconnect(2), 6.0)
     h.do(TimerFired("grace:0"), 35.0)
     assert h.finished is not None and h.finished["reason"] == "abandoned"
+
+
+def test_resigning_before_anyone_joined_cancels() -> None:
+    h = Host(new_core())
+    h.do(Sit(0, A, "Alice", conn=1))
+    h.do(Resign(1, A, "r"))
+    assert h.finished == {"winner": None, "score": None, "reason": "cancelled"}
+    assert h.timers == {}
 
 
 def test_an_unjoined_match_expires() -> None:

@@ -16,11 +16,13 @@ from kickline_server.store_sqlite import SqliteStore
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture(params=["sqlite", "redis"])
+@pytest.fixture(params=["sqlite", "sqlite-full", "redis"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
     s: Store
     if request.param == "sqlite":
         s = SqliteStore(tmp_path / "k.sqlite3")
+    elif request.param == "sqlite-full":  # an fsync per group commit
+        s = SqliteStore(tmp_path / "k.sqlite3", synchronous="FULL")
     else:
         url = request.getfixturevalue("redis_url")
         s = RedisStore(url, prefix=request.getfixturevalue("key_prefix"))
@@ -139,3 +141,26 @@ async def test_redis_restart_keeps_data_and_reports_unavailable_while_down(
         assert got is not None and (got.snapshot, got.log) == (b"s2", [b"a", b"b"])
     finally:
         await s.aclose()
+
+
+async def test_concurrent_saves_commit_independently(store: Store) -> None:
+    ids = [f"m{i}" for i in range(20)]
+    for m in ids[1:]:
+        assert await store.acquire(m, "me", 30)
+    errors: dict[str, Exception] = {}
+
+    async def save(m: str) -> None:
+        try:
+            await store.save(m, b"s-" + m.encode(), [m.encode()], 0, finished=False,
+                             owner="me")
+        except LeaseLost as exc:
+            errors[m] = exc
+
+    async with anyio.create_task_group() as tg:
+        for m in ids:
+            tg.start_soon(save, m)
+    assert list(errors) == ["m0"]  # no lease: refused, the others unaffected
+    assert await store.load("m0") is None
+    for m in ids[1:]:
+        got = await store.load(m)
+        assert got is not None and got.log == [m.encode()]

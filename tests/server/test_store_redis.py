@@ -1,0 +1,141 @@
+"""The server on the Redis store, end to end, with Redis restarted mid-match."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import anyio
+import pytest
+
+from kickline_server.botclient import BotState, play
+
+pytestmark = pytest.mark.anyio
+
+TOY = {"game": "toy", "config": {"mode": "training", "board": 60}}
+SEED = bytes(range(32))
+
+
+async def create_and_join(url: str, *, during: Any = None) -> tuple[dict[str, Any],
+                                                                   dict[str, Any]]:
+    codes: list[str] = []
+    results: dict[str, Any] = {}
+    sa = BotState()
+
+    async def creator() -> None:
+        results["a"] = await play(url, how="create", seed="1", **TOY, state=sa,
+                                  on_code=lambda m, c: codes.append(c))
+
+    with anyio.fail_after(60):
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(creator)
+            while not codes:
+                await anyio.sleep(0.01)
+
+            async def joiner() -> None:
+                results["b"] = await play(url, how="join", code=codes[0], seed="2", **TOY)
+
+            tg.start_soon(joiner)
+            if during is not None:
+                await during(sa)
+    return results["a"], results["b"]
+
+
+async def test_a_match_on_redis_survives_a_redis_restart(
+    serve: Any, server_config: Any, redis_proc: Any, key_prefix: str
+) -> None:
+    async with serve(server_config(fixed_seed=SEED)) as url:
+        expected = await create_and_join(url)
+
+    restarted: list[bool] = []
+
+    async def restart_redis(state: BotState) -> None:
+        while state.decisions < 15:
+            await anyio.sleep(0.005)
+        await anyio.to_thread.run_sync(lambda: redis_proc.stop(kill=True))
+        await anyio.sleep(0.3)  # the match waits: nothing is answered unpersisted
+        stalled_at = state.decisions
+        await anyio.sleep(0.3)
+        assert state.decisions <= stalled_at + 1
+        await anyio.to_thread.run_sync(redis_proc.start)
+        restarted.append(True)
+
+    config = server_config(redis_url=redis_proc.url, redis_prefix=key_prefix,
+                           fixed_seed=SEED)
+    async with serve(config) as url:
+        got = await create_and_join(url, during=restart_redis)
+    assert restarted
+    assert got[0]["result"] == expected[0]["result"] == got[1]["result"]
+    assert got[0]["log"] == expected[0]["log"]
+
+
+async def test_server_restart_on_redis_resumes_the_match(
+    serve: Any, server_config: Any, redis_url: str, key_prefix: str, client: Any
+) -> None:
+    config = server_config(redis_url=redis_url, redis_prefix=key_prefix)
+    async with serve(config) as url, client(url) as a, client(url) as b:
+        wa, wb = await a.hello("a"), await b.hello("b")
+        await a.send({"t": "quick", "id": 1, **TOY})
+        await b.send({"t": "quick", "id": 1, **TOY})
+        m = await a.expect("matched")
+        p = await a.expect("prompt", status="playing")
+        await a.send({"t": "decide", "id": "x", "match": m["match"], "version": p["version"],
+                      "decision": "sprint"})
+        await a.expect("ack", re="x")
+    async with serve(config) as url:
+        sa = BotState(token=wa["token"], match=m["match"], seat=0)
+        sb = BotState(token=wb["token"], match=m["match"], seat=1)
+        results: dict[str, Any] = {}
+        with anyio.fail_after(30):
+            async with anyio.create_task_group() as tg:
+                async def one(key: str, st: BotState) -> None:
+                    results[key] = await play(url, state=st, seed=key, **TOY)
+                tg.start_soon(one, "a", sa)
+                tg.start_soon(one, "b", sb)
+    assert results["a"]["result"] == results["b"]["result"]
+    assert results["a"]["log"][0]["d"] == "sprint"
+
+
+async def test_one_server_per_match_and_adoption_when_it_goes(
+    serve: Any, server_config: Any, redis_url: str, key_prefix: str, client: Any,
+    tmp_path: Any
+) -> None:
+    from kickline_server.actor import ActorLimits
+    from kickline_server.lobby import LobbyLimits
+
+    limits = LobbyLimits(min_decision=0.01, actor=ActorLimits(lease_ttl=0.3))
+    shared = {"redis_url": redis_url, "redis_prefix": key_prefix, "lobby": limits,
+              "secret": "a secret both servers share"}
+    first = server_config(**shared)
+    second = replace(first, data_dir=tmp_path / "other")  # another server id
+    async with serve(second) as url_b:
+        async with serve(first) as url_a, client(url_a) as a, client(url_a) as b:
+            wa, wb = await a.hello("a"), await b.hello("b")
+            await a.send({"t": "quick", "id": 1, **TOY})
+            await b.send({"t": "quick", "id": 1, **TOY})
+            m = await a.expect("matched")
+            await a.expect("prompt", status="playing")
+            await anyio.sleep(1.0)  # several lease periods: the first server keeps it
+            async with client(url_b) as other:
+                await other.hello(token=wa["token"])
+                await other.send({"t": "open", "id": "o", "match": m["match"]})
+                assert (await other.recv())["code"] == "not_found"  # not run here
+        # The first server has stopped and released its lease: the second adopts.
+        with anyio.fail_after(10):
+            while True:
+                async with client(url_b) as other:
+                    await other.hello(token=wa["token"])
+                    await other.send({"t": "open", "id": "o", "match": m["match"]})
+                    if (await other.recv())["t"] == "ack":
+                        break
+                await anyio.sleep(0.1)
+        sa = BotState(token=wa["token"], match=m["match"], seat=0)
+        sb = BotState(token=wb["token"], match=m["match"], seat=1)
+        results: dict[str, Any] = {}
+        with anyio.fail_after(30):
+            async with anyio.create_task_group() as tg:
+                async def one(key: str, st: BotState) -> None:
+                    results[key] = await play(url_b, state=st, seed=key, **TOY)
+                tg.start_soon(one, "a", sa)
+                tg.start_soon(one, "b", sb)
+    assert results["a"]["result"] == results["b"]["result"]
