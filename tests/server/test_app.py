@@ -8,6 +8,7 @@ from typing import Any
 
 import anyio
 import pytest
+from restart import restart_mid_match
 
 from kickline_server import games, toy
 from kickline_server.botclient import BotState, play
@@ -205,26 +206,7 @@ async def test_reconnect_with_token_in_another_tab_resumes_the_seat(
 
 async def test_server_restart_resumes_unfinished_matches(serve: Any, server_config: Any,
                                                          client: Any) -> None:
-    config = server_config()
-    async with serve(config) as url, client(url) as a, client(url) as b:
-        wa, wb = await a.hello("a"), await b.hello("b")
-        await a.send({"t": "quick", "id": 1, **TOY})
-        await b.send({"t": "quick", "id": 1, **TOY})
-        m = await a.expect("matched")
-        p = await a.expect("prompt", status="playing")
-        await a.send({"t": "decide", "id": "x", "match": m["match"], "version": p["version"],
-                      "decision": "sprint"})
-        await a.expect("ack", re="x")
-    async with serve(config) as url:
-        state = BotState(token=wb["token"], match=m["match"], seat=1)
-        sa = BotState(token=wa["token"], match=m["match"], seat=0)
-        results: dict[str, Any] = {}
-        with anyio.fail_after(30):
-            async with anyio.create_task_group() as tg:
-                async def one(key: str, st: BotState) -> None:
-                    results[key] = await play(url, state=st, seed=key, **TOY)
-                tg.start_soon(one, "a", sa)
-                tg.start_soon(one, "b", state)
+    _, results = await restart_mid_match(serve, server_config(), client, TOY)
     assert results["a"]["result"] == results["b"]["result"]
     assert results["a"]["log"][0] == {"k": "d", "s": 0, "d": "sprint", "v": 0, "by": "p"}
 

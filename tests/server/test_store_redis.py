@@ -7,6 +7,7 @@ from typing import Any
 
 import anyio
 import pytest
+from restart import restart_mid_match
 
 from kickline_server.botclient import BotState, play
 
@@ -73,25 +74,7 @@ async def test_server_restart_on_redis_resumes_the_match(
     serve: Any, server_config: Any, redis_url: str, key_prefix: str, client: Any
 ) -> None:
     config = server_config(redis_url=redis_url, redis_prefix=key_prefix)
-    async with serve(config) as url, client(url) as a, client(url) as b:
-        wa, wb = await a.hello("a"), await b.hello("b")
-        await a.send({"t": "quick", "id": 1, **TOY})
-        await b.send({"t": "quick", "id": 1, **TOY})
-        m = await a.expect("matched")
-        p = await a.expect("prompt", status="playing")
-        await a.send({"t": "decide", "id": "x", "match": m["match"], "version": p["version"],
-                      "decision": "sprint"})
-        await a.expect("ack", re="x")
-    async with serve(config) as url:
-        sa = BotState(token=wa["token"], match=m["match"], seat=0)
-        sb = BotState(token=wb["token"], match=m["match"], seat=1)
-        results: dict[str, Any] = {}
-        with anyio.fail_after(30):
-            async with anyio.create_task_group() as tg:
-                async def one(key: str, st: BotState) -> None:
-                    results[key] = await play(url, state=st, seed=key, **TOY)
-                tg.start_soon(one, "a", sa)
-                tg.start_soon(one, "b", sb)
+    _, results = await restart_mid_match(serve, config, client, TOY)
     assert results["a"]["result"] == results["b"]["result"]
     assert results["a"]["log"][0]["d"] == "sprint"
 

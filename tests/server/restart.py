@@ -1,0 +1,37 @@
+"""A journey two end-to-end tests share: a match that outlives its server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+
+from kickline_server.app import ServerConfig
+
+
+async def restart_mid_match(serve: Any, config: ServerConfig, client: Any,
+                            game: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """Two players quick-match, seat 0 plays ``sprint``, the server stops; a new server on
+    the same store resumes and both finish.  Returns (match id, results by player)."""
+    from kickline_server.botclient import BotState, play
+
+    async with serve(config) as url, client(url) as a, client(url) as b:
+        wa, wb = await a.hello("a"), await b.hello("b")
+        await a.send({"t": "quick", "id": 1, **game})
+        await b.send({"t": "quick", "id": 1, **game})
+        m = await a.expect("matched")
+        p = await a.expect("prompt", status="playing")
+        await a.send({"t": "decide", "id": "x", "match": m["match"], "version": p["version"],
+                      "decision": "sprint"})
+        await a.expect("ack", re="x")
+    async with serve(config) as url:
+        states = {"a": BotState(token=wa["token"], match=m["match"], seat=0),
+                  "b": BotState(token=wb["token"], match=m["match"], seat=1)}
+        results: dict[str, Any] = {}
+        with anyio.fail_after(30):
+            async with anyio.create_task_group() as tg:
+                async def one(key: str, st: BotState) -> None:
+                    results[key] = await play(url, state=st, seed=key, **game)
+                for key, st in states.items():
+                    tg.start_soon(one, key, st)
+    return m["match"], results
