@@ -205,4 +205,3 @@ def client() -> Callable[..., Any]:
         async with connect(url, max_size=None, **kw) as ws:
             yield Client(ws)
     return open_client
-
