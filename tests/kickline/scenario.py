@@ -19,6 +19,11 @@ from kickline.state import Ball, Player, State, Turn, parse_pid, pid
 Event = dict[str, Any]
 
 
+# The standard deal on board 7 (3.2, rulings 2.8): where most positions start from.
+HOME_DEAL_7 = {"h0": "H1", "h1": "H2", "h3": "M1", "h4": "M2", "h6": "V1", "h7": "V2"}
+VISITORS_DEAL_7 = {"v0": "V2", "v1": "V1", "v3": "M3", "v4": "M2", "v6": "H2", "v7": "H1"}
+
+
 def kickoff(board: int = 7) -> State:
     """A fresh match after the toss (seat 0 chose home) and two skipped setups."""
     s = kickline.new_game({"mode": "training", "board": board})
@@ -178,7 +183,8 @@ class Match:
         return self
 
 
-__all__ = ["HOME", "VISITORS", "Match", "kickoff", "position"]
+__all__ = ["HOME", "HOME_DEAL_7", "VISITORS", "VISITORS_DEAL_7", "Match", "kickoff",
+           "position"]
 
 
 # --- small generic helpers (appended for the Law 6-15 tests) -------------------------

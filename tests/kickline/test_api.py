@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from scenario import Match, kickoff, position
+from scenario import HOME_DEAL_7, VISITORS_DEAL_7, Match, kickoff, position
 
 import kickline
 from kickline import Decision, IllegalDecision, MalformedDecision, StaleVersion
@@ -14,8 +14,8 @@ from kickline.state import Config, State
 
 def _opening() -> dict[str, dict[str, str]]:
     return {
-        "home": {"h0": "H1", "h1": "H2", "h3": "M1", "h4": "M2", "h6": "V1", "h7": "V2"},
-        "visitors": {"v0": "V2", "v1": "V1", "v3": "M3", "v4": "M2", "v6": "H2", "v7": "H1"},
+        "home": HOME_DEAL_7,
+        "visitors": VISITORS_DEAL_7,
     }
 
 

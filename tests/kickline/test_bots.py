@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from scenario import Match, position
+from scenario import HOME_DEAL_7, VISITORS_DEAL_7, Match, position
 
 import kickline
 from kickline.bots import BOTS, greedy_bot
@@ -64,11 +64,7 @@ def test_greedy_sends_a_cheap_fresh_challenger_and_not_a_far_one() -> None:
 
 def test_greedy_brings_an_exhausted_player_off_in_a_coaching_choice() -> None:
     """Law 14-15: the Striker on 3 tokens (def 1) is Exhausted; greedy swaps in a Striker."""
-    m = Match(position(home={"h0": "H1", "h1": "H2", "h3": "M1", "h4": "M2", "h6": "V1",
-                             "h7": "V2"},
-                       visitors={"v0": "V2", "v1": "V1", "v3": "M3", "v4": "M2", "v6": "H2",
-                                 "v7": "H1"},
-                       ball="M2", tokens={"h7": 3}))
+    m = Match(position(home=HOME_DEAL_7, visitors=VISITORS_DEAL_7, ball="M2", tokens={"h7": 3}))
     m.do("action timeout")  # 13: the caller's Coaching Choice comes first
     assert m.frame == "coach"
     assert _ask(m, 0) == "sub h7 h8"
@@ -76,11 +72,7 @@ def test_greedy_brings_an_exhausted_player_off_in_a_coaching_choice() -> None:
 
 def test_bots_see_only_their_own_view() -> None:
     """A bot's input is view(state, seat): the other side's secret is not in it."""
-    m = Match(position(home={"h0": "H1", "h1": "H2", "h3": "M1", "h4": "M2", "h6": "V1",
-                             "h7": "V2"},
-                       visitors={"v0": "V2", "v1": "V1", "v3": "M3", "v4": "M2", "v6": "H2",
-                                 "v7": "H1"},
-                       ball="M2"))
+    m = Match(position(home=HOME_DEAL_7, visitors=VISITORS_DEAL_7, ball="M2"))
     m.do("action maneuver").by(0, "card high-pass")
     seen: list[str] = []
     for bot in BOTS.values():

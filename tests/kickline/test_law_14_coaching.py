@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from scenario import HOME, VISITORS, Match, position, refused
+from scenario import HOME, HOME_DEAL_7, VISITORS, Match, position, refused
 
 import kickline
 from kickline.board import Board
@@ -36,8 +36,7 @@ def _subs(m: Match, seat: int | None = None) -> list[str]:
 
 def _timeout(**kw: object) -> Match:
     """Home calls a time out on M2 (13): its Coaching Choice is open."""
-    home = {"h0": "H1", "h1": "H2", "h3": "M1", "h4": "M2", "h6": "V1", "h7": "V2"}
-    s = position(home=home, visitors={"v4": "M2", "v0": "V2"}, ball="M2",
+    s = position(home=HOME_DEAL_7, visitors={"v4": "M2", "v0": "V2"}, ball="M2",
                  **kw)  # type: ignore[arg-type]
     return Match(s).do("action timeout")
 
@@ -301,7 +300,7 @@ def test_board_9_standard_deal_and_setup_skip_records_it() -> None:
 def test_14_8_3_the_recorded_arrangement_is_what_the_next_new_play_restores() -> None:
     """14.8.3, 12.5.1: a time-out positioning (h3 to M3) is where the next reset puts h3,
     after a later goal, however far h3 had wandered."""
-    s = position(home={"h0": "H1", "h1": "H2", "h3": "M1", "h4": "M2", "h6": "V1", "h7": "V2"},
+    s = position(home=HOME_DEAL_7,
                  visitors={"v4": "M2", "v0": "V2"}, ball="M2")
     m = Match(s).do("action timeout", "move h3 M3", "finish", "skip")
     assert _arr(m, "h3") == "M3"

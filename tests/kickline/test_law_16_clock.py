@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import pytest
-from scenario import Match, position
+from scenario import HOME_DEAL_7, VISITORS_DEAL_7, Match, position
 
 import kickline
 from kickline.board import HOME, VISITORS
 
-HOME6 = {"h0": "H1", "h1": "H2", "h3": "M1", "h4": "M2", "h6": "V1", "h7": "V2"}
-VIS6 = {"v0": "V2", "v1": "V1", "v3": "M3", "v4": "M2", "v6": "H2", "v7": "H1"}
+HOME6 = HOME_DEAL_7
+VIS6 = VISITORS_DEAL_7
 
 
 def test_16_2_costs_are_flat() -> None:

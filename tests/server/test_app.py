@@ -8,7 +8,7 @@ from typing import Any
 
 import anyio
 import pytest
-from restart import restart_mid_match
+from journeys import quick_match, restart_mid_match
 
 from kickline_server import games, toy
 from kickline_server.botclient import BotState, play
@@ -183,10 +183,7 @@ async def test_reconnect_with_token_in_another_tab_resumes_the_seat(
     async with serve(server_config()) as url, client(url) as a, client(url) as b:
         wa = await a.hello("a")
         await b.hello("b")
-        await a.send({"t": "quick", "id": 1, **TOY})
-        await b.send({"t": "quick", "id": 1, **TOY})
-        m = await a.expect("matched")
-        p = await a.expect("prompt", status="playing")
+        m, p = await quick_match(a, b, TOY)
         await a.send({"t": "decide", "id": "x", "match": m["match"], "version": p["version"],
                       "decision": "sprint"})
         await a.expect("ack", re="x")

@@ -7,7 +7,7 @@ from typing import Any
 
 import anyio
 import pytest
-from restart import restart_mid_match
+from journeys import quick_match, restart_mid_match
 
 from kickline_server.botclient import BotState, play
 
@@ -94,10 +94,7 @@ async def test_one_server_per_match_and_adoption_when_it_goes(
     async with serve(second) as url_b:
         async with serve(first) as url_a, client(url_a) as a, client(url_a) as b:
             wa, wb = await a.hello("a"), await b.hello("b")
-            await a.send({"t": "quick", "id": 1, **TOY})
-            await b.send({"t": "quick", "id": 1, **TOY})
-            m = await a.expect("matched")
-            await a.expect("prompt", status="playing")
+            m, _ = await quick_match(a, b, TOY)
             await anyio.sleep(1.0)  # several lease periods: the first server keeps it
             async with client(url_b) as other:
                 await other.hello(token=wa["token"])

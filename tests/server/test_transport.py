@@ -8,6 +8,7 @@ from typing import Any
 import anyio
 import msgpack  # type: ignore[import-untyped]
 import pytest
+from journeys import quick_match
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from kickline_server.transport import TransportLimits
@@ -168,10 +169,7 @@ async def test_decisions_for_a_seat_the_token_does_not_hold(
         await a.hello("a")
         await b.hello("b")
         await mallory.hello("mallory")
-        await a.send({"t": "quick", "id": 1, **TOY})
-        await b.send({"t": "quick", "id": 1, **TOY})
-        m = await a.expect("matched")
-        p = await a.expect("prompt", status="playing")
+        m, p = await quick_match(a, b, TOY)
         await mallory.send({"t": "decide", "id": 1, "match": m["match"], "version": 0,
                             "decision": "jog"})
         assert (await mallory.recv())["code"] == "not_your_seat"
@@ -193,10 +191,7 @@ async def test_replayed_ids_are_answered_not_applied(serve: Any, server_config: 
     async with serve(server_config()) as url, client(url) as a, client(url) as b:
         await a.hello("a")
         await b.hello("b")
-        await a.send({"t": "quick", "id": 1, **TOY})
-        await b.send({"t": "quick", "id": 1, **TOY})
-        m = await a.expect("matched")
-        await a.expect("prompt", status="playing")
+        m, _ = await quick_match(a, b, TOY)
         d = {"t": "decide", "id": "same", "match": m["match"], "version": 0, "decision": "jog"}
         await a.send(d)
         first = await a.expect("ack", re="same")
@@ -217,10 +212,7 @@ async def test_stale_and_illegal_decisions_over_the_wire(serve: Any, server_conf
     async with serve(server_config()) as url, client(url) as a, client(url) as b:
         await a.hello("a")
         await b.hello("b")
-        await a.send({"t": "quick", "id": 1, **TOY})
-        await b.send({"t": "quick", "id": 1, **TOY})
-        m = await a.expect("matched")
-        await a.expect("prompt", status="playing")
+        m, _ = await quick_match(a, b, TOY)
         await a.send({"t": "decide", "id": 1, "match": m["match"], "version": 9,
                       "decision": "jog"})
         err = await a.expect("error")

@@ -1,4 +1,4 @@
-"""A journey two end-to-end tests share: a match that outlives its server."""
+"""Journeys the end-to-end tests share: pairing two players, a match outliving its server."""
 
 from __future__ import annotations
 
@@ -9,6 +9,15 @@ import anyio
 from kickline_server.app import ServerConfig
 
 
+async def quick_match(a: Any, b: Any, game: dict[str, Any]) -> tuple[dict[str, Any],
+                                                                      dict[str, Any]]:
+    """``a`` and ``b`` (said hello) quick-match; returns a's ``matched`` and first prompt."""
+    await a.send({"t": "quick", "id": 1, **game})
+    await b.send({"t": "quick", "id": 1, **game})
+    m = await a.expect("matched")
+    return m, await a.expect("prompt", status="playing")
+
+
 async def restart_mid_match(serve: Any, config: ServerConfig, client: Any,
                             game: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """Two players quick-match, seat 0 plays ``sprint``, the server stops; a new server on
@@ -17,10 +26,7 @@ async def restart_mid_match(serve: Any, config: ServerConfig, client: Any,
 
     async with serve(config) as url, client(url) as a, client(url) as b:
         wa, wb = await a.hello("a"), await b.hello("b")
-        await a.send({"t": "quick", "id": 1, **game})
-        await b.send({"t": "quick", "id": 1, **game})
-        m = await a.expect("matched")
-        p = await a.expect("prompt", status="playing")
+        m, p = await quick_match(a, b, game)
         await a.send({"t": "decide", "id": "x", "match": m["match"], "version": p["version"],
                       "decision": "sprint"})
         await a.expect("ack", re="x")
