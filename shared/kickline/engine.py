@@ -41,9 +41,6 @@ Event = dict[str, Any]
 
 OFF_RANK = {"low-pass": 1, "dribble": 2, "high-pass": 3}
 DEF_RANK = {"deflect": 1, "steal": 2, "pressure": 3}
-CARD_COST = {  # 16.2.1 (rulings 1.7)
-    "low-pass": 1, "dribble": 1, "high-pass": 2, "deflect": 1, "steal": 1, "pressure": 1,
-}
 CARD_LAW = {
     "low-pass": "6.5", "dribble": "6.6", "high-pass": "6.7",
     "deflect": "6.8", "steal": "6.9", "pressure": "6.10",
@@ -1227,7 +1224,7 @@ def _coach_legal(c: Ctx, f: Frame) -> list[str]:
         ps = c.players
         moves = _MOVE_TEXT[c.B.n]
         out += [moves[i][s] for i in mine for s in c.B.spaces(ps[i].zone) if s != ps[i].arr]
-        if R.ZONE_SWAP_ALLOWED:
+        if R.RULING_ZONE_SWAP:
             out += [_SWAP_TEXT[i][j] for i in mine for j in mine
                     if i < j and ps[i].zone != ps[j].zone]
     out.sort()

@@ -9,8 +9,6 @@ law does.
 
 from __future__ import annotations
 
-from .roster import ROLE_SKILLS  # noqa: F401  (RULING_ROLE_SKILLS lives with the roster)
-
 # --- numbers the laws state --------------------------------------------------
 SUBS_PER_HALF = 2  # 14.5.1
 HALFTIME_SUBS = 2  # 16.4.2
@@ -44,10 +42,9 @@ def send_cost(spaces: int) -> int:
 
 
 # --- rulings where the text is silent (each listed in docs/RULINGS.md) --------
-RULING_ROLE_SKILLS = "D 2/5, MF 3/4, PM 4/3, W 5/2 (OQ16; FB 1/6 and S 6/1 are 15.2.1)"
+# RULING_ROLE_SKILLS (OQ16) is roster.ROLE_SKILLS: D 2/5, MF 3/4, PM 4/3, W 5/2.
 RULING_CONTEST_ENTRY_COST = 0  # OQ2, 10.2.2: entering a contest is free; ties cost 1
 RULING_ZONE_SWAP = True  # OQ3, 14.2.1: a Coaching Choice may swap two players' zones
-ZONE_SWAP_ALLOWED = RULING_ZONE_SWAP
 RULING_LOW_PASS_NO_DESTINATION_CLAMPS = True  # OQ4, 6.5.5: at the end the ball stays
 RULING_HIGH_PASS_CHASE = True  # OQ5, 10.4.2: thrower may chase a pass onto defenders
 RULING_LOOSE_SENDS_SECRET = True  # OQ6, 10.3.1: loose-ball sends are secret-sim
