@@ -54,7 +54,7 @@ RULING_SETUP_FLIP_NOT_TURNOVER = True  # OQ9, 6.8.5: the shot counts, then the p
 RULING_DECLINED_DEFLECT_SETUP_SETTLES = True  # OQ10, 8.4.1: settle on that space by 10.1
 RULING_FORMATION_PACKS_FROM_OWN_END = True  # OQ14, 14.7.3
 RULING_STANDARD_DEAL_ENDS = True  # OQ15, 3.2.2: higher defence nearer own end
-RULING_BENCH_STARTERS = (2, 5, 8)  # OQ15, 3.2.1: the later listed D, PM, S sit
+# RULING_BENCH_STARTERS (OQ15, 3.2.1) is roster.BENCH_SLOTS: the later listed D, PM, S sit.
 RULING_FULLBACK_DEFLECT_MANDATORY = True  # OQ17, 6.8.3
 RULING_INJURED_MAY_BE_SENT = True  # OQ19, 15.1.3: allowed, pays nothing
 RULING_SUDDEN_DEATH_ROUNDS = True  # OQ22, 17.6.2-3: secret picks, rounds of six
