@@ -50,8 +50,10 @@ def play_match(
             continue
         seat = seats[0]
         options = legal(s, seat)
-        d = players[seat](view(s, seat), options, rngs[seat]) if bots[seat] != "random" \
-            else options[rngs[seat].randrange(len(options))]
+        # The random bot ignores its view, so it is not built for it (same choice as
+        # bots.random_bot, which draws the same number from the same generator).
+        view_for_bot = view(s, seat) if bots[seat] != "random" else {}
+        d = players[seat](view_for_bot, options, rngs[seat])
         s, _ = apply(s, seat, d)
         decisions += 1
         if log is not None:
