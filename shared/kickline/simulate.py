@@ -19,7 +19,7 @@ from typing import Any
 
 from . import apply, apply_chance, chance, legal, new_game, result, to_act
 from .bots import BOTS
-from .state import Config, State
+from .state import MODES, Config, State
 from .view import view
 
 MAX_STEPS = 50_000  # a match still running after this many steps "never ends"
@@ -103,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m kickline", description=__doc__)
     sub = ap.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="play bot matches and report")
-    sim.add_argument("--mode", default="training", choices=["training"])
+    sim.add_argument("--mode", default="training", choices=list(MODES))
     sim.add_argument("--board", type=int, default=7, choices=[7, 9])
     sim.add_argument("--matches", type=int, default=100)
     sim.add_argument("--seed", type=int, default=0)

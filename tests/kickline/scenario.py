@@ -24,9 +24,11 @@ HOME_DEAL_7 = {"h0": "H1", "h1": "H2", "h3": "M1", "h4": "M2", "h6": "V1", "h7":
 VISITORS_DEAL_7 = {"v0": "V2", "v1": "V1", "v3": "M3", "v4": "M2", "v6": "H2", "v7": "H1"}
 
 
-def kickoff(board: int = 7) -> State:
+def kickoff(
+    board: int = 7, mode: str = "training", teams: tuple[str, str] = ("training", "training")
+) -> State:
     """A fresh match after the toss (seat 0 chose home) and two skipped setups."""
-    s = kickline.new_game({"mode": "training", "board": board})
+    s = kickline.new_game({"mode": mode, "board": board, "teams": list(teams)})
     s, _ = kickline.apply_chance(s, "fortune")
     s, _ = kickline.apply(s, 0, "toss home")
     s, _ = kickline.apply(s, 0, "skip")
@@ -53,6 +55,8 @@ def position(
     score: tuple[int, int] = (0, 0),
     timeouts: tuple[bool, bool] = (False, False),
     carrier: str | None = None,
+    mode: str = "training",
+    teams: tuple[str, str] = ("training", "training"),
 ) -> State:
     """A turn about to start with the given meeples fielded (``{"h0": "H1", ...}``).
 
@@ -61,7 +65,7 @@ def position(
     bench unless named in ``bench`` (then everyone else is on the back bench).
     """
     b = Board.of(board)
-    base = kickoff(board)
+    base = kickoff(board, mode, teams)
     tokens = dict(tokens or {})
     injured = set(injured)
     zones = dict(zones or {})

@@ -57,7 +57,7 @@ def test_a_match_that_raises_is_counted_with_its_traceback(
 
 @pytest.mark.parametrize("args", [("--bots", "random"), ("--bots", "random,genius"),
                                   ("--board", "8"), ("--matches", "0"),
-                                  ("--mode", "advanced")])
+                                  ("--mode", "expert")])
 def test_bad_arguments_are_refused_with_a_message(args: tuple[str, ...]) -> None:
     proc = _run(*args)
     assert proc.returncode == 2
