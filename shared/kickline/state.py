@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from . import rulings as R
 from .board import Board
-from .roster import ROLE_SKILLS, SQUAD_ROLES, TEAMS, PlayerCard
+from .roster import ROLE_SKILLS, SQUAD_ROLES, TEAMS, PlayerCard, Team
 
 PLAIN_FORMAT = 1
 MODES = ("training", "standard", "advanced")  # 18.1.1
@@ -142,22 +142,27 @@ class Reads:
 
     config: Config
 
+    def team_of(self, side: int) -> Team:
+        """The team a side fields: each coach (seat) picked one, and the toss decided
+        which side that coach plays (config.teams is in seat order)."""
+        return TEAMS[self.config.teams[self.seat(side)]]
+
     def card(self, i: int) -> PlayerCard:
         """The roster card of player ``i`` (rulings 6.3)."""
-        return TEAMS[self.config.teams[i // 9]].players[i % 9]
+        return self.team_of(i // 9).players[i % 9]
 
     def species(self, i: int) -> str:
         """The species whose ability player ``i`` plays (20.1), "" in training mode,
         where species is only a name on the card (18.1.1a)."""
         if self.config.mode == "training":
             return ""
-        return TEAMS[self.config.teams[i // 9]].species
+        return self.team_of(i // 9).species
 
     def ability(self, i: int) -> str:
         """Player ``i``'s personal ability id (21.1.1): advanced mode only."""
         if self.config.mode != "advanced":
             return ""
-        return TEAMS[self.config.teams[i // 9]].players[i % 9].ability
+        return self.team_of(i // 9).players[i % 9].ability
 
     def off(self, i: int) -> int:
         return ROLE_SKILLS[role(i)][0]
@@ -166,7 +171,7 @@ class Reads:
         """The defensive skill; an advanced skill replaces the role's in advanced mode
         (21.2.1, rulings 6.2: the five house advanced skills are all defensive)."""
         if self.config.mode == "advanced":
-            adv = TEAMS[self.config.teams[i // 9]].players[i % 9].adv_def
+            adv = self.team_of(i // 9).players[i % 9].adv_def
             if adv is not None:
                 return adv
         return ROLE_SKILLS[role(i)][1]

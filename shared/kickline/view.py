@@ -33,9 +33,15 @@ def _cards(config: Config, home_seat: int) -> tuple[dict[str, Any], ...]:
             if home_seat >= 0 else None
         card = team.players[i % 9] if team else None
         off, dfn = ROLE_SKILLS[role(i)]
+        ability = None
+        if card is not None and config.mode == "advanced":  # 21.1.1
+            ability = card.ability or None
+            if card.adv_def is not None:
+                dfn = card.adv_def  # 21.2.1: the advanced skill replaces the role's
         out.append({"id": pid(i), "side": SIDE_NAMES[side],
                     "name": card.name if card else None,
                     "species": card.species if card else None,
+                    "ability": ability,
                     "role": role(i), "off": off, "def": dfn})
     return tuple(out)
 

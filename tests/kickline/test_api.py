@@ -168,3 +168,32 @@ def test_the_game_interface_drives_a_whole_match() -> None:
     assert res is not None and res["winner"] in (0, 1)
     assert game.from_plain(game.to_plain(state)) == state
     assert res["score"][res["winner"]] > res["score"][1 - res["winner"]]
+
+
+@pytest.mark.parametrize("chooser_home", [True, False])
+def test_each_coach_plays_the_team_they_picked_whichever_side_the_toss_gives(
+    chooser_home: bool,
+) -> None:
+    # config.teams is in seat order (docs/ENGINE.md); the toss decides the sides.
+    s = kickline.new_game({"mode": "advanced", "board": 7, "teams": ["fire-demons", "oozes"]})
+    s, _ = kickline.apply_chance(s, "fortune")
+    s, _ = kickline.apply(s, 0, "toss home" if chooser_home else "toss visitors")
+    home, visitors = (0, 9)
+    seat0_first = home if chooser_home else visitors
+    assert s.card(seat0_first).name == "Ashwall"
+    assert s.species(seat0_first) == "Fire Demon"
+    assert s.species(9 - seat0_first) == "Ooze"
+    assert s.ability(9 - seat0_first) == "goopkeeper"
+    assert s.dfn(seat0_first) == 8  # 21.2.1, rulings 6.2: Ashwall's advanced skill
+    names = {p["id"]: p for p in kickline.view(s, 0)["players"]}
+    assert names["h0" if chooser_home else "v0"]["name"] == "Ashwall"
+    assert names["h0" if chooser_home else "v0"]["def"] == 8
+
+
+def test_species_and_abilities_are_off_in_the_modes_that_do_not_play_them() -> None:
+    s = position(home=HOME_DEAL_7, visitors=VISITORS_DEAL_7, ball="M2",
+                 mode="training", teams=("fire-demons", "cyborgs"))
+    assert (s.species(1), s.ability(1), s.dfn(0)) == ("", "", 6)  # 18.1.1a
+    s = position(home=HOME_DEAL_7, visitors=VISITORS_DEAL_7, ball="M2",
+                 mode="standard", teams=("fire-demons", "cyborgs"))
+    assert (s.species(1), s.ability(1), s.dfn(0)) == ("Fire Demon", "", 6)  # 20.1.2, 21.1.1
