@@ -13,12 +13,14 @@ from typing import Any
 import pytest
 from harness import run_many
 
-MATCHES_PER_BOARD = 2000
-DEEP_PER_BOARD = 40  # matches where every legal decision at every step is applied
-CHUNK = 100
+# Matches per board in each mode. Standard and advanced cycle through all 16 ordered
+# pairings of the species teams (harness.PAIRINGS), so each count is a multiple of 16.
+MATCHES = {"training": 2000, "standard": 480, "advanced": 480}
+DEEP = {"training": 40, "standard": 16, "advanced": 16}  # every legal decision applied
+CHUNK = 80
 
 
-def _run(jobs: list[tuple[int, range, bool]]) -> list[dict[str, Any]]:
+def _run(jobs: list[tuple[int, range, bool, str]]) -> list[dict[str, Any]]:
     workers = max(1, min(len(jobs), os.cpu_count() or 1))
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(run_many, *zip(*jobs, strict=True)))
@@ -34,24 +36,27 @@ def _total(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("mode", list(MATCHES))
 @pytest.mark.parametrize("board", [7, 9])
-def test_random_play_keeps_the_engine_contract(board: int) -> None:
-    jobs = [(board, range(i, min(i + CHUNK, MATCHES_PER_BOARD)), False)
-            for i in range(0, MATCHES_PER_BOARD, CHUNK)]
+def test_random_play_keeps_the_engine_contract(board: int, mode: str) -> None:
+    n = MATCHES[mode]
+    jobs = [(board, range(i, min(i + CHUNK, n)), False, mode) for i in range(0, n, CHUNK)]
     total = _total(_run(jobs))
     assert total["failures"] == [], "\n".join(total["failures"][:10])
-    assert total["matches"] == MATCHES_PER_BOARD
+    assert total["matches"] == n
     # The harness really exercised secret choices and shootouts, not just easy paths.
-    assert total["secret_checks"] > MATCHES_PER_BOARD
+    assert total["secret_checks"] > n
     assert total["shootouts"] > 0
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("mode", list(DEEP))
 @pytest.mark.parametrize("board", [7, 9])
-def test_every_legal_decision_applies_at_every_step(board: int) -> None:
-    seeds = range(10_000, 10_000 + DEEP_PER_BOARD)
-    half = DEEP_PER_BOARD // 2
-    total = _total(_run([(board, seeds[:half], True), (board, seeds[half:], True)]))
+def test_every_legal_decision_applies_at_every_step(board: int, mode: str) -> None:
+    n = DEEP[mode]
+    seeds = range(10_000, 10_000 + n)
+    half = n // 2
+    total = _total(_run([(board, seeds[:half], True, mode), (board, seeds[half:], True, mode)]))
     assert total["failures"] == [], "\n".join(total["failures"][:10])
-    assert total["matches"] == DEEP_PER_BOARD
+    assert total["matches"] == n
     assert total["options_applied"] > total["steps"]
