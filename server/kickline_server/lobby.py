@@ -10,7 +10,6 @@ is given; :meth:`Lobby.recover` reloads every unfinished match from the store.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -69,6 +68,7 @@ class _Waiting:
     name: str
     re: MsgId
     clock: Clock
+    config: dict[str, Any]
 
 
 class Lobby:
@@ -353,7 +353,9 @@ class Lobby:
         config = self._config(ruleset, msg)
         clock = self._clock(msg)
         player, name = self._player(conn)
-        key = (ruleset.game.name, json.dumps(config, sort_keys=True))
+        # Requests pair on the ruleset's key (Kickline: mode and board); each player's
+        # own picks (Kickline: their team) go into the match the ruleset builds.
+        key = (ruleset.game.name, ruleset.game.quick_key(config))
         waiting = self.queue.get(key)
         if waiting is not None and waiting.player == player and waiting.re == msg["id"]:
             waiting.conn = conn  # a resend (perhaps from a new connection): still queued
@@ -363,11 +365,12 @@ class Lobby:
             if any(w.player == player for w in self.queue.values()):
                 raise BadRequest(Code.ALREADY_QUEUED, "you are already waiting for a quick "
                                  "match; cancel it first", msg["id"])
-            self.queue[key] = _Waiting(conn, player, name, msg["id"], clock)
+            self.queue[key] = _Waiting(conn, player, name, msg["id"], clock, config)
             conn.push({"t": "ack", "re": msg["id"], "queued": True})
             return
         del self.queue[key]
-        core = self._new_core(ruleset, config, waiting.clock,
+        paired = dict(ruleset.game.quick_config(waiting.config, config))
+        core = self._new_core(ruleset, paired, waiting.clock,
                               {"private": True, "quick": True})
         core.meta["code"] = await self._claim_code(core.match_id)
         actor = await self._start(core)

@@ -11,6 +11,7 @@ choices, weighted chance, per-seat redaction of state and events, and versions.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -193,6 +194,13 @@ class DiceRace:
             pos=(plain["pos"][0], plain["pos"][1]),
             choices=(plain["choices"][0], plain["choices"][1]),
         )
+
+    def quick_key(self, config: Mapping[str, Plain]) -> str:
+        return json.dumps(dict(config), sort_keys=True)
+
+    def quick_config(self, first: Mapping[str, Plain], second: Mapping[str, Plain]
+                     ) -> Mapping[str, Plain]:
+        return first
 
 
 def random_bot(view: Plain, legal: Sequence[str], rng: random.Random) -> str:

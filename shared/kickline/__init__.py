@@ -104,5 +104,16 @@ class KicklineGame:
     def from_plain(self, plain: Plain) -> State:
         return State.from_plain(plain)
 
+    # A quick-match request's config is the player's own: its mode and board must match
+    # the opponent's, and the first of its teams is the one that player coaches.
+    def quick_key(self, config: Mapping[str, Plain]) -> str:
+        c = Config.from_plain(dict(config))
+        return f"{c.mode}:{c.board}"
+
+    def quick_config(self, first: Mapping[str, Plain], second: Mapping[str, Plain]
+                     ) -> Mapping[str, Plain]:
+        a, b = Config.from_plain(dict(first)), Config.from_plain(dict(second))
+        return Config(a.mode, a.board, (a.teams[0], b.teams[0])).to_plain()
+
 
 GAME: Game = KicklineGame()

@@ -95,3 +95,14 @@ class Game(Protocol):
     def to_plain(self, state: Any) -> Plain: ...
 
     def from_plain(self, plain: Plain) -> Any: ...
+
+    def quick_key(self, config: Mapping[str, Plain]) -> str:
+        """Quick-match requests whose keys are equal are paired (first come, first
+        paired).  The key leaves out what each player picks for themselves."""
+        ...
+
+    def quick_config(self, first: Mapping[str, Plain], second: Mapping[str, Plain]
+                     ) -> Mapping[str, Plain]:
+        """The config of the match two paired requests make; ``first`` (the one who
+        waited) takes seat 0."""
+        ...

@@ -232,3 +232,27 @@ async def test_http_healthz_static_and_unknown_paths(serve: Any, server_config: 
         assert (await anyio.to_thread.run_sync(get, "/nope.js"))[0] == 404
         assert (await anyio.to_thread.run_sync(get, "/../secret.txt"))[0] == 404
         assert (await anyio.to_thread.run_sync(get, "/%2e%2e/secret.txt"))[0] == 404
+
+
+@pytest.mark.skipif(not KICKLINE_READY, reason="the kickline rules package is not ready")
+async def test_quick_match_pairs_by_mode_and_board_and_each_player_keeps_their_team(
+    serve: Any, server_config: Any, client: Any
+) -> None:
+    def ask(team: str, board: int = 7) -> dict[str, Any]:
+        return {"game": "kickline", "config": {"mode": "advanced", "board": board,
+                                               "teams": [team, "oozes"]}}
+
+    async with serve(server_config()) as url, client(url) as a, client(url) as b, \
+            client(url) as c:
+        for who in (a, b, c):
+            await who.hello()
+        await a.send({"t": "quick", "id": 1, **ask("fire-demons")})
+        await a.expect("ack", re=1, queued=True)
+        await c.send({"t": "quick", "id": 1, **ask("cyborgs", board=9)})  # another board
+        await c.expect("ack", re=1, queued=True)
+        await b.send({"t": "quick", "id": 1, **ask("telekinetics")})
+        await b.expect("ack", re=1, queued=False)
+        m = await a.expect("matched")
+        prompt = await a.expect("prompt", status="playing")
+        assert m["seat"] == 0
+        assert prompt["view"]["config"]["teams"] == ["fire-demons", "telekinetics"]
