@@ -339,9 +339,32 @@ function renderName(main) {
   input.focus();
 }
 
+const MODES = [["training", "Training"], ["standard", "Standard"], ["advanced", "Advanced"]];
+const TEAMS = [["training", "Training XI"], ["fire-demons", "Fire Demons"], ["cyborgs", "Cyborgs"], ["telekinetics", "Telekinetics"], ["oozes", "Oozes"]];
+
+// The lobby's choices, kept between visits. teams[0] is always the player's own team:
+// they take seat 0 when creating, and a quick match reads teams[0] as theirs.
 function config() {
   const b = Number(LS.get("board") || 7);
-  return { mode: "training", board: b === 9 ? 9 : 7, teams: ["training", "training"] };
+  const pick = (k, list, dflt) => { const v = LS.get(k); return list.some(([id]) => id === v) ? v : dflt; };
+  const mode = pick("mode", MODES, "training");
+  return { mode, board: b === 9 ? 9 : 7, teams: [pick("team", TEAMS, "training"), pick("opponent", TEAMS, "training")] };
+}
+
+function segmented(label, items, current, key) {
+  const box = el("div", { class: "seg", role: "radiogroup", "aria-label": label });
+  for (const [id, text] of items) {
+    const on = current === id;
+    box.append(el("button", { class: `btn${on ? " on" : ""}`, type: "button", role: "radio", "aria-checked": on ? "true" : "false", [`data-${key}`]: id,
+      onclick: () => { LS.set(key, id); render(); } }, text));
+  }
+  return box;
+}
+
+function teamSelect(id, label, current, key) {
+  const sel = el("select", { id, "aria-label": label, onchange: () => { LS.set(key, sel.value); render(); } },
+    ...TEAMS.map(([v, text]) => el("option", { value: v, selected: v === current || undefined }, text)));
+  return el("label", { class: "team-pick" }, label, " ", sel);
 }
 
 function lobby(msg) {
@@ -354,12 +377,9 @@ function lobby(msg) {
 
 function renderHome(main) {
   const name = (app.welcome && app.welcome.name) || LS.get("name");
-  const boardSel = el("div", { class: "seg", role: "radiogroup", "aria-label": "Board size" });
-  for (const n of [7, 9]) {
-    const on = config().board === n;
-    boardSel.append(el("button", { class: `btn${on ? " on" : ""}`, type: "button", role: "radio", "aria-checked": on ? "true" : "false", "data-board": n,
-      onclick: () => { LS.set("board", String(n)); render(); } }, `${n} spaces`));
-  }
+  const cfg = config();
+  const boardSel = segmented("Board size", [["7", "7 spaces"], ["9", "9 spaces"]], String(cfg.board), "board");
+  const modeSel = segmented("Mode", MODES, cfg.mode, "mode");
   const code = el("input", { id: "code", placeholder: "Match code", autocapitalize: "characters", maxlength: "16", "aria-label": "Match code" });
   const online = app.link && app.link.online;
   const mine = (app.welcome && app.welcome.matches || []).filter((m) => m.status !== "over");
@@ -369,6 +389,9 @@ function renderHome(main) {
     mine.length ? el("div", { class: "resume" }, el("h3", { text: "Your matches" }),
       ...mine.map((m) => el("button", { class: "btn primary", type: "button", "data-resume": m.match, onclick: () => go(`#/m/${m.match}`) }, `Back to your match (${m.status})`))) : null,
     el("h3", { text: "Board" }), boardSel,
+    el("h3", { text: "Mode" }), modeSel,
+    el("p", { class: "hint", text: cfg.mode === "training" ? "Part I only: species is just a name." : cfg.mode === "standard" ? "Adds the species abilities." : "Adds gambits, personal abilities and advanced skills." }),
+    el("div", { class: "row teams" }, teamSelect("team", "Your team", cfg.teams[0], "team"), teamSelect("opponent", "Opponent (bot or private match)", cfg.teams[1], "opponent")),
     el("div", { class: "grid actions" },
       el("button", { class: "btn primary", type: "button", id: "vs-bot", disabled: !online || undefined, onclick: () => lobby({ t: "create", game: "kickline", config: config(), bot: "greedy" }) }, "Play against the bot"),
       el("button", { class: "btn", type: "button", id: "quick", disabled: !online || undefined, onclick: () => lobby({ t: "quick", game: "kickline", config: config() }) }, "Quick match"),

@@ -347,7 +347,9 @@ async function scenarioQuickResign(browser) {
   const pb = await b.newPage();
   await setName(pa, "Quin");
   await setName(pb, "Rae");
-  for (const p of [pa, pb]) await p.locator('[data-board="9"]').tap();
+  for (const p of [pa, pb]) { await p.locator('[data-board="9"]').tap(); await p.locator('[data-mode="advanced"]').tap(); }
+  await pa.selectOption("#team", "fire-demons");
+  await pb.selectOption("#team", "oozes");
   await pa.locator("#quick").tap();
   await pa.waitForSelector("#cancel-quick", { timeout: 10000 });
   await shot(pa, "quick-waiting");
@@ -357,6 +359,8 @@ async function scenarioQuickResign(browser) {
   }
   const spaces = await pa.locator(".board .sp").count();
   if (spaces !== 9) problems.push(`a 9-space board shows ${spaces} spaces`);
+  const config = await pb.evaluate(() => window.__kickline.match.prompt.view.config);
+  if (config.mode !== "advanced" || config.teams.join() !== "fire-demons,oozes") problems.push(`quick match config ${JSON.stringify(config)}`);
   await autoplay([pa, pb], { stopAfter: 4 });
   await shot(pb, "board-9");
   pa.once("dialog", (d) => d.accept());
@@ -366,7 +370,7 @@ async function scenarioQuickResign(browser) {
   if (ra !== "You lose" || rb !== "You win!") problems.push(`after resigning: ${ra} / ${rb}`);
   await a.close();
   await b.close();
-  return { spaces, results: [ra, rb], problems };
+  return { spaces, config, results: [ra, rb], problems };
 }
 
 const scenarios = { "quick-resign": scenarioQuickResign, "vs-bot": scenarioVsBot, "two-players": scenarioTwoPlayers, reload: scenarioReload, offline: scenarioOffline, secret: scenarioSecret };
