@@ -84,7 +84,9 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--game", default="kickline")
     b.add_argument("--mode", default="training")
     b.add_argument("--board", type=int, default=7)
-    b.add_argument("--team", default=None, help="team for both seats (default: the mode)")
+    b.add_argument("--teams", default="training,training",
+                   help="MINE,THEIRS team ids (kickline: training, fire-demons, cyborgs, "
+                        "telekinetics, oozes); a quick match reads only MINE")
     b.add_argument("--private", action="store_true")
     b.add_argument("--name", default="bot")
     b.add_argument("--seed", default=None, help="make the bot's choices reproducible")
@@ -151,8 +153,10 @@ def _bot(args: argparse.Namespace) -> int:
     if not url.endswith("/ws"):
         url += "/ws"
     how = "create" if args.create else "join" if args.join else "quick"
-    team = args.team or args.mode
-    config: dict[str, Any] = {"mode": args.mode, "board": args.board, "teams": [team, team]}
+    teams = args.teams.split(",")
+    if len(teams) == 1:
+        teams *= 2
+    config: dict[str, Any] = {"mode": args.mode, "board": args.board, "teams": teams}
     clock = {"decision": args.decision_time} if args.decision_time else None
     try:
         games.get(args.game).bots[args.strategy]

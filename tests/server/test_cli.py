@@ -27,11 +27,13 @@ ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(
     [str(ROOT / "shared"), str(ROOT / "server"), os.environ.get("PYTHONPATH", "")])}
 SEED = "ab" * 32
 TOY = ["--game", "toy", "--board", "60"]
+KICKLINE = [["--board", "7"],
+            ["--board", "9", "--mode", "advanced", "--teams", "fire-demons,telekinetics"]]
 GAMES = [pytest.param(TOY, id="toy")] + [
-    pytest.param(["--game", "kickline", "--board", str(b)], id=f"kickline-{b}",
+    pytest.param(["--game", "kickline", *args], id="kickline-" + "-".join(args[1::2]),
                  marks=pytest.mark.skipif("kickline" not in games.available(),
                                           reason="the kickline rules package is not ready"))
-    for b in (7, 9)]
+    for args in KICKLINE]
 
 
 class ServerProc:
