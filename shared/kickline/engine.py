@@ -545,7 +545,7 @@ def _injury(c: Ctx, f: Frame) -> None:
     total = die.face
     if c.config.mode != "training":
         extra = die_parts(c, i, die, {"total": die.face}, False)
-        total = extra.pop("total")
+        total = extra["total"]
         if c.species(i) == "Cyborg":
             extra["word"] = "damage"  # 20.3.4: a damage test, and Damaged if it fails
     hurt = total <= p.tokens

@@ -18,7 +18,7 @@ DEEP_PER_BOARD = 40  # matches where every legal decision at every step is appli
 CHUNK = 100
 
 
-def _run(jobs: list[tuple[int, range, bool]]) -> list[dict[str, Any]]:
+def _run(jobs: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
     workers = max(1, min(len(jobs), os.cpu_count() or 1))
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(run_many, *zip(*jobs, strict=True)))
@@ -55,3 +55,28 @@ def test_every_legal_decision_applies_at_every_step(board: int) -> None:
     assert total["failures"] == [], "\n".join(total["failures"][:10])
     assert total["matches"] == DEEP_PER_BOARD
     assert total["options_applied"] > total["steps"]
+
+
+# Part II: Fire Demons and Cyborgs (Laws 20.2, 20.3, 21.3, 21.4), mirror matches included,
+# so blind Overdrive on both sides and both ignites are exercised.
+PART_TWO = [("standard", ("fire-demons", "cyborgs")), ("advanced", ("cyborgs", "fire-demons")),
+            ("advanced", ("cyborgs", "cyborgs")), ("standard", ("fire-demons", "fire-demons"))]
+
+
+@pytest.mark.parametrize(("mode", "teams"), PART_TWO)
+def test_fire_demons_and_cyborgs_keep_the_engine_contract(
+        mode: str, teams: tuple[str, str]) -> None:
+    total = _total([run_many(7, range(10), False, mode, teams)])
+    assert total["failures"] == [], "\n".join(total["failures"][:10])
+    assert total["secret_checks"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("board", [7, 9])
+@pytest.mark.parametrize(("mode", "teams"), PART_TWO)
+def test_fire_demons_and_cyborgs_many_matches(mode: str, teams: tuple[str, str],
+                                              board: int) -> None:
+    jobs = [(board, range(i, i + 50), False, mode, teams) for i in range(0, 200, 50)]
+    total = _total(_run(jobs))
+    assert total["failures"] == [], "\n".join(total["failures"][:10])
+    assert total["matches"] == 200
