@@ -625,15 +625,19 @@ def _declare_resolve(c: Ctx, f: Frame, choice: tuple[str, str]) -> None:
         if i not in declared:  # once per roll, however many dice it has
             declared.append(i)
             d = choice[side_of(i)].split()[1]
+            # A Damaged Cyborg keeps Overdrive (20.3.6) and, as an injured player never
+            # exhausts (15.1.3, rulings 1.6), drains nothing for it.
+            free = c.players[i].injured
             if d in ("overdrive", "both"):
                 over = R.OVERDRIVE_BONUS
                 drain = (R.VOLTUS_OVERDRIVE_DRAIN if c.ability(i) == "voltus"
                          else R.OVERDRIVE_DRAIN)
-                c.ev("overdrive", "20.3.5", player=pid(i), bonus=over, drain=drain)
+                c.ev("overdrive", "20.3.5", player=pid(i), bonus=over, drain=0 if free else drain)
                 c.exhaust(i, drain, "21.4.2" if c.ability(i) == "voltus" else "20.3.5")
             if d in ("boost", "both"):
                 boost = R.BOOST_BONUS
-                c.ev("boost", "21.4.3", player=pid(i), bonus=boost, drain=R.BOOST_DRAIN)
+                c.ev("boost", "21.4.3", player=pid(i), bonus=boost,
+                     drain=0 if free else R.BOOST_DRAIN)
                 c.exhaust(i, R.BOOST_DRAIN, "21.4.3")
         frames += [("roll", purpose, i), ("die", purpose, i, over, boost)]
     c.then(*frames)

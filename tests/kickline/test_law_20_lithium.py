@@ -168,3 +168,49 @@ def test_18_1_1a_training_mode_has_no_drain_no_overdrive_no_charge_up() -> None:
     assert rolling_for(m.state) == ("injury", "v7")  # 2 tokens > def 1: Exhausted
     m = _steal_position(mode="training", tokens={"v0": 2})
     assert m.tokens("v0") == 2 and not m.find("clear")
+
+
+def _deflect_contest(injured: tuple[str, ...] = ()) -> Match:
+    """A Deflect drops the High Pass on M1, where h3 (training) and v3 (Cyborg) stand."""
+    s = position(home={"h4": "M2", "h3": "M1", "h0": "H1"},
+                 visitors={"v4": "M2", "v3": "M1", "v0": "V2"}, ball="M2",
+                 mode="standard", teams=TRAINEES_VS_CY, injured=injured)
+    return Match(s).do("action maneuver", "card high-pass", "card deflect")
+
+
+def test_20_3_5_overdrive_in_a_contest_for_the_ball() -> None:
+    """20.3.5, 10.2: a contest die may be Overdriven."""
+    m = _deflect_contest()
+    assert m.frame == "declare" and m.legal(1) == ("drive none", "drive overdrive")
+    m.do("drive overdrive").roll(5, 5)
+    contest = m.last("contest")
+    assert (contest["other"]["overdrive"], contest["other"]["total"]) == (5, 5 + 4 + 5)
+    assert contest["winner"] == "v3"
+    # 3 drained; then the won ball is a steal, and v3, holding it, charges up 1 (20.3.7).
+    assert m.tokens("v3") == 2 and m.last("clear")["player"] == "v3"
+
+
+def test_20_3_6_a_damaged_cyborg_keeps_overdrive() -> None:
+    """20.3.6: a flat bonus, not a skill: a Damaged Cyborg adds no skill (15.4.2b) but
+    keeps the +5; as an injured player never exhausts (15.1.3) it drains nothing."""
+    m = _deflect_contest(injured=("v3",)).do("drive overdrive").roll(5, 5)
+    other = m.last("contest")["other"]
+    assert (other["skill"], other["overdrive"], other["total"]) == (0, 5, 10)
+    assert m.last("overdrive")["drain"] == 0 and m.tokens("v3") == 0
+
+
+def test_20_2_3_and_20_3_5_the_shootout_test_ignites_and_may_be_overdriven() -> None:
+    """20.2.3, 20.3.5, 17.4: Fire Demons against Cyborgs in the shootout."""
+    from scenario import HOME_DEAL_7, VISITORS_DEAL_7
+    s = position(home=HOME_DEAL_7, visitors=VISITORS_DEAL_7, ball="M2", period=2, minute=31,
+                 last_poss=True, score=(1, 1), mode="standard",
+                 teams=("fire-demons", "cyborgs"))
+    m = Match(s).do("card low-pass", "card steal")
+    assert m.state.period == 3
+    m.do("skip", "skip", "order h7 h6 h4 h3 h1 h0", "order v7 v6 v4 v3 v1 v0")
+    assert m.frame == "declare" and m.legal(1) == ("drive none", "drive overdrive")
+    m.do("drive overdrive").roll(6, 9, 5)
+    test = m.last("shootout-test")
+    assert (test["home"]["ignite"], test["home"]["total"]) == ("blaze", 6 + 6 + 9)
+    assert (test["visitors"]["overdrive"], test["visitors"]["total"]) == (5, 5 + 6 + 5)
+    assert test["scorer"] == 0

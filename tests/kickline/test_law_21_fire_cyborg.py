@@ -197,3 +197,12 @@ def test_21_5_5_umbrik_uses_defensive_skill_on_the_test_over_their_own_high_pass
     assert m.last("skill-test")["offense"]["skill"] == 6
     m = _duel(("telekinetics", "training"), hand="h0", cards=("dribble", "steal")).roll(1, 1)
     assert m.last("skill-test")["offense"]["skill"] == 1
+
+
+def test_21_6_6_zorch_adds_it_to_an_injury_check() -> None:
+    """21.6.6, 15.3: a 4 against 4 tokens would injure; Zorch's +3 (speed 6) saves it."""
+    m = _duel(("oozes", "training"), tokens={"h4": 3}, speed=6).roll(12, 1)
+    assert rolling_for(m.state) == ("injury", "h4")
+    m.roll(4)
+    check = m.last("injury-check")
+    assert (check["zorch"], check["total"], check["injured"]) == (3, 7, False)
