@@ -214,3 +214,14 @@ def test_20_2_3_and_20_3_5_the_shootout_test_ignites_and_may_be_overdriven() -> 
     assert (test["home"]["ignite"], test["home"]["total"]) == ("blaze", 6 + 6 + 9)
     assert (test["visitors"]["overdrive"], test["visitors"]["total"]) == (5, 5 + 6 + 5)
     assert test["scorer"] == 0
+
+
+def test_20_3_9_of_a_stack_only_the_cyborg_not_sent_charges_up() -> None:
+    """20.3.9: v0 and v3 share V1 with V2 uncovered; the coach sends v0, so v3 (still)
+    charges up and v0 (moved) does not."""
+    s = position(home={"h4": "M2", "h0": "H1"}, visitors={"v4": "M2", "v3": "V1", "v0": "V1"},
+                 ball="M2", mode="standard", teams=TRAINEES_VS_CY, tokens={"v0": 2, "v3": 2})
+    m = Match(s).do("action maneuver", "card low-pass", "card steal")
+    assert m.legal(1) == ("run v0 V2", "run v3 V2")
+    m.do("run v0 V2")
+    assert m.tokens("v0") == 2 + 1 and m.tokens("v3") == 1
