@@ -49,6 +49,7 @@ _SHAPES: dict[str, tuple[object, ...]] = {
     "skip": (),
     "order": ("*P",),
     "shooter": ("P",),
+    "drive": (("both", "boost", "none", "overdrive"),),  # 20.3.5, 21.4.3
 }
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import permutations
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import rulings as R
 from .board import HOME, VISITORS, Board
@@ -52,7 +52,7 @@ DECISION_LAW = {
     "throw": "6.7.2", "receive": "10.1.3", "shot": "8.4.1", "pick": "10.1.3", "run": "12.4.3",
     "clear": "15.5.1", "sub": "14.5.1", "formation": "14.7.3", "move": "14.7.5",
     "swap": "14.2.1", "finish": "14.8.3", "skip": "14.8.4", "order": "17.3.1",
-    "shooter": "17.6.2",
+    "shooter": "17.6.2", "drive": "20.3.5",
 }
 PERIOD_END = {1: 15, 2: 30}  # 16.1.1, 16.3.1
 MAX_SPEED = 12
@@ -122,7 +122,19 @@ class Ctx(Reads):
         if n <= 0 or p.injured:
             return
         self.players[i] = p._replace(tokens=p.tokens + n)
-        self.ev("exhaust", law, player=pid(i), n=n, tokens=p.tokens + n)
+        # 20.3.1-20.3.2: a Cyborg's tokens are drain, the same counter under its own word.
+        word = {"word": "drain"} if self.species(i) == "Cyborg" else {}
+        self.ev("exhaust", law, player=pid(i), n=n, tokens=p.tokens + n, **word)
+
+    def clear(self, i: int, n: int, law: str) -> None:
+        """Part II's clears (20.3.7, 21.3.3, 21.3.7): never below zero (rulings 1.6)."""
+        p = self.players[i]
+        n = min(n, p.tokens)
+        if n <= 0:
+            return
+        self.players[i] = p._replace(tokens=p.tokens - n)
+        word = {"word": "drain"} if self.species(i) == "Cyborg" else {}
+        self.ev("clear", law, player=pid(i), n=n, tokens=p.tokens - n, **word)
 
     def set_ball(self, **kw: int) -> None:
         self.ball = self.ball._replace(**kw)
@@ -477,37 +489,41 @@ def _test_enter(c: Ctx, f: Frame) -> None:
     h, ch = c.turn.handler, c.turn.challenger
     c.exhaust(h, 1, "6.4.1")
     c.exhaust(ch, 1, "6.4.1")
-    c.then(("roll", "test", h), ("roll", "test", ch), ("test_resolve",))
+    c.then(*dice(c, "test", h, ch), ("test_resolve",))
 
 
-def _test_parts(c: Ctx, side: str, die: int) -> dict[str, Any]:
+def _test_parts(c: Ctx, side: str, die: Die) -> dict[str, Any]:
     t = c.turn
     if side == "O":
         i, skill = t.handler, c.off(t.handler)
+        if t.off_card == "high-pass" and c.ability(i) == "umbrik":
+            skill = c.dfn(i)  # 21.5.5: Umbrik's own High Pass is played on defence
         mf = R.MIDFIELDER_BONUS if role(i) == "MF" and t.off_card == "low-pass" else 0
         mod = 0
     else:
         i, skill = t.challenger, c.dfn(t.challenger)
         mf = R.MIDFIELDER_BONUS if role(i) == "MF" and t.def_card == "steal" else 0
         mod = c.ball.speed // 2 if t.def_card == "steal" else 0  # 6.4.2b
-    return {"player": pid(i), "die": die, "skill": skill, "midfielder": mf, "speed": mod,
-            "total": die + skill + mf + mod}
+    parts = {"player": pid(i), "die": die.face, "skill": skill, "midfielder": mf,
+             "speed": mod, "total": die.face + skill + mf + mod}
+    return die_parts(c, i, die, parts, bool(mod))
 
 
 @auto("test_resolve")
 def _test_resolve(c: Ctx, f: Frame) -> None:
-    do, dd = c.rolls[0], c.rolls[1]
-    del c.rolls[:2]
+    do, dd = take_die(c), take_die(c)
     o, d = _test_parts(c, "O", do), _test_parts(c, "D", dd)
     h, ch = c.turn.handler, c.turn.challenger
     if o["total"] == d["total"]:
         c.ev("skill-test", "6.4.4", offense=o, defense=d, winner="tie")
         c.exhaust(h, 1, "6.4.4")
         c.exhaust(ch, 1, "6.4.4")
-        c.then(("roll", "test", h), ("roll", "test", ch), ("test_resolve",))
+        c.then(*dice(c, "test", h, ch), ("test_resolve",))  # 20.3.6: declared afresh
         return
     winner = "O" if o["total"] > d["total"] else "D"
     c.ev("skill-test", "6.4.3", offense=o, defense=d, winner=winner)
+    # The tier hook of 20.2.4 / 21.3.3 / 21.4.7 belongs here, once gambits exist: o and
+    # d carry "ignite" and "overdrive", and ``winner`` says which side won the dice.
     c.then(*_injury_checks(c, (h, ch)), ("resolve", winner))
 
 
@@ -516,20 +532,161 @@ def _injury_checks(c: Ctx, who: tuple[int, ...]) -> list[Frame]:
     frames: list[Frame] = []
     for i in who:
         if c.exhausted(i):
-            frames += [("roll", "injury", i), ("injury", i)]
+            frames += [*dice(c, "injury", i), ("injury", i)]
     return frames
 
 
 @auto("injury")
 def _injury(c: Ctx, f: Frame) -> None:
     i = int(f[1])
-    die = c.rolls.pop(0)
-    p = c.players[i]
-    if die > p.tokens:
-        c.ev("injury-check", "15.3.1", player=pid(i), die=die, tokens=p.tokens, injured=False)
-    else:
+    die = take_die(c)
+    p = c.players[i]  # read after the die: Kindlefinger's ignite may have moved a token
+    extra: dict[str, Any] = {}
+    total = die.face
+    if c.config.mode != "training":
+        extra = die_parts(c, i, die, {"total": die.face}, False)
+        total = extra["total"]
+        if c.species(i) == "Cyborg":
+            extra["word"] = "damage"  # 20.3.4: a damage test, and Damaged if it fails
+    hurt = total <= p.tokens
+    if hurt:
         c.players[i] = p._replace(tokens=0, injured=True)  # 15.4.1
-        c.ev("injury-check", "15.3.1", player=pid(i), die=die, tokens=p.tokens, injured=True)
+    c.ev("injury-check", "15.3.1", player=pid(i), die=die.face, tokens=p.tokens,
+         injured=hurt, **extra)
+
+
+# ---------------------------------------------------------------------------
+# Every d12 a player rolls (20.2 Volatile, 20.3.5 Overdrive, 21.3-21.6 abilities).
+#
+# In standard and advanced mode a player's die is a small procedure: the blind
+# declarations (one secret frame before all the dice of the roll, rulings D14/OQ25),
+# then each die, then that die's ignite.  Each die leaves a record of four numbers in
+# ``rolls`` (face, signed second die, Overdrive, Boost) that ``take_die`` reads back.
+# Training mode rolls bare dice, exactly as it always has (18.1.1a).
+class Die(NamedTuple):
+    face: int
+    second: int  # the ignite's second die: + a blaze, - a burn, 0 no ignite
+    overdrive: int
+    boost: int
+
+
+def dice(c: Ctx, purpose: str, *who: int) -> list[Frame]:
+    """The frames for one roll by ``who`` (one die each; the own-goal roll names its
+    handler twice for its two dice)."""
+    if c.config.mode == "training":
+        return [("roll", purpose, i) for i in who]
+    return [("declare", purpose, *who)]
+
+
+def take_die(c: Ctx) -> Die:
+    if c.config.mode == "training":
+        return Die(c.rolls.pop(0), 0, 0, 0)
+    face, second, over, boost = c.rolls[:4]
+    del c.rolls[:4]
+    return Die(face, second, over, boost)
+
+
+def die_parts(c: Ctx, i: int, die: Die, parts: dict[str, Any], mod_counted: bool
+              ) -> dict[str, Any]:
+    """Add the die's Part II parts to a side's parts and total, so the event shows why.
+    Zorch adds the ball speed modifier to every roll, unless this roll already counts it
+    for Zorch's side (21.6.6)."""
+    if c.config.mode == "training":
+        return parts
+    zorch = c.ball.speed // 2 if c.ability(i) == "zorch" and not mod_counted else 0
+    ignite = "" if not die.second else ("blaze" if die.second > 0 else "burn")
+    parts = dict(parts, ignite=ignite, second=abs(die.second), overdrive=die.overdrive,
+                 boost=die.boost, zorch=zorch)
+    parts["total"] += die.second + die.overdrive + die.boost + zorch
+    return parts
+
+
+def _drive_options(c: Reads, i: int) -> list[str]:
+    """20.3.5, 21.4.3: what a Cyborg about to roll may declare."""
+    if c.species(i) != "Cyborg":
+        return ["drive none"]
+    out = ["drive none", "drive overdrive"]
+    if c.ability(i) == "gearclaw":
+        out += ["drive boost", "drive both"]
+    return sorted(out)
+
+
+def _declare_legal(c: Reads, f: Frame, side: int) -> list[str]:
+    mine = [int(i) for i in f[2:] if side_of(int(i)) == side]
+    return _drive_options(c, mine[0]) if mine else ["drive none"]
+
+
+def _declare_resolve(c: Ctx, f: Frame, choice: tuple[str, str]) -> None:
+    purpose, who = str(f[1]), [int(i) for i in f[2:]]
+    frames: list[Frame] = []
+    declared: list[int] = []
+    for i in who:
+        over = boost = 0
+        if i not in declared:  # once per roll, however many dice it has
+            declared.append(i)
+            d = choice[side_of(i)].split()[1]
+            # A Damaged Cyborg keeps Overdrive (20.3.6) and, as an injured player never
+            # exhausts (15.1.3, rulings 1.6), drains nothing for it.
+            free = c.players[i].injured
+            if d in ("overdrive", "both"):
+                over = R.OVERDRIVE_BONUS
+                drain = (R.VOLTUS_OVERDRIVE_DRAIN if c.ability(i) == "voltus"
+                         else R.OVERDRIVE_DRAIN)
+                c.ev("overdrive", "20.3.5", player=pid(i), bonus=over, drain=0 if free else drain)
+                c.exhaust(i, drain, "21.4.2" if c.ability(i) == "voltus" else "20.3.5")
+            if d in ("boost", "both"):
+                boost = R.BOOST_BONUS
+                c.ev("boost", "21.4.3", player=pid(i), bonus=boost,
+                     drain=0 if free else R.BOOST_DRAIN)
+                c.exhaust(i, R.BOOST_DRAIN, "21.4.3")
+        frames += [("roll", purpose, i), ("die", purpose, i, over, boost)]
+    c.then(*frames)
+
+
+SECRET["declare"] = Secret(_declare_legal, _declare_resolve, "20.3.5")
+
+
+def _ignites(c: Ctx, purpose: str, i: int, face: int) -> bool:
+    """20.2.1-20.2.3, 21.3.2, 21.3.7: a natural face on the die itself, in the four
+    covered rolls; Kindlefinger's injury check too."""
+    if purpose in R.IGNITE_ROLLS:
+        if c.species(i) != "Fire Demon":
+            return False
+    elif not (purpose == "injury" and c.ability(i) == "kindlefinger"):
+        return False
+    lo, hi = R.SIZZIFIZIK_FACES if c.ability(i) == "sizzifizik" else R.IGNITE_FACES
+    return lo <= face <= hi
+
+
+@auto("die")
+def _die(c: Ctx, f: Frame) -> None:
+    _, purpose, i, over, boost = f
+    face = c.rolls.pop()
+    if _ignites(c, str(purpose), int(i), face):
+        c.then(("roll", "ignite", i), ("ignite", purpose, i, face, over, boost))
+    else:
+        c.rolls += [face, 0, int(over), int(boost)]
+
+
+@auto("ignite")
+def _ignite(c: Ctx, f: Frame) -> None:
+    """20.2.1: 5-12 blazes (added), 1-4 burns (subtracted); Blazebulk always blazes
+    (21.3.1).  The second die is not checked again (20.2.2)."""
+    _, purpose, i, face, over, boost = f
+    i = int(i)
+    second = c.rolls.pop()
+    blaze = second >= R.BLAZE_FROM or c.ability(i) == "blazebulk"
+    law = "21.3.1" if c.ability(i) == "blazebulk" else "20.2.1"
+    c.ev("ignite", law, player=pid(i), face=face, second=second,
+         kind="blaze" if blaze else "burn")
+    if not blaze and c.ability(i) == "brightburn":
+        c.clear(i, 1, "21.3.3")
+    if purpose == "injury":  # Kindlefinger: the token counts toward this very check
+        if blaze:
+            c.clear(i, 1, "21.3.7")
+        else:
+            c.exhaust(i, 1, "21.3.7")
+    c.rolls += [int(face), second if blaze else -second, int(over), int(boost)]
 
 
 # ---------------------------------------------------------------------------
@@ -797,7 +954,7 @@ def _pressure(c: Ctx) -> None:
     side, h, ch, pos = c.turn.side, c.turn.handler, c.turn.challenger, c.ball.pos
     if pos == c.B.own_end(side):
         c.ev("own-goal-risk", "6.10.3", player=pid(h))
-        c.then(("roll", "own-goal", h), ("roll", "own-goal", h), ("own_goal", h))
+        c.then(*dice(c, "own-goal", h, h), ("own_goal", h))
         return
     t = pos - Board.fwd(side)
     c.move(h, t)
@@ -824,13 +981,15 @@ RESOLVERS: dict[str, Callable[[Ctx], None]] = {
 def _own_goal(c: Ctx, f: Frame) -> None:
     """11.2: two d12, keep the higher, add offensive skill; 7 or more avoids it."""
     h = int(f[1])
-    d1, d2 = c.rolls[0], c.rolls[1]
-    del c.rolls[:2]
+    d1, d2 = take_die(c), take_die(c)
     side = side_of(h)
-    total = max(d1, d2) + c.off(h)
+    skill = c.dfn(h) if c.ability(h) == "umbrik" else c.off(h)  # 21.5.5
+    # One roll of two dice: the declaration rides on the first die, and neither ignites.
+    parts = die_parts(c, h, d1, {"total": max(d1.face, d2.face) + skill}, False)
+    total = parts.pop("total")
     avoided = total >= R.OWN_GOAL_AVOID
-    c.ev("own-goal-roll", "11.2.1", player=pid(h), dice=[d1, d2], skill=c.off(h), total=total,
-         avoided=avoided)
+    c.ev("own-goal-roll", "11.2.1", player=pid(h), dice=[d1.face, d2.face], skill=skill,
+         total=total, avoided=avoided, **parts)
     c.exhaust(h, 1, "11.2.2")
     if avoided:
         c.set_ball(owner=side, carrier=h, last=side)  # 4.2.2e, 11.3.1
@@ -880,7 +1039,7 @@ ASK["setup"] = Ask(
 @auto("shot")
 def _shot(c: Ctx, f: Frame) -> None:
     p = int(f[1])
-    c.then(("roll", "attack", p), ("roll", "defense", -1), ("shot_resolve", p, f[2], f[3]))
+    c.then(*dice(c, "attack", p), ("roll", "defense", -1), ("shot_resolve", p, f[2], f[3]))
 
 
 def shot_defense(c: Ctx, side: int, ball: int) -> list[dict[str, Any]]:
@@ -902,17 +1061,19 @@ def shot_defense(c: Ctx, side: int, ball: int) -> list[dict[str, Any]]:
 @auto("shot_resolve")
 def _shot_resolve(c: Ctx, f: Frame) -> None:
     p, setup, sign = int(f[1]), int(f[2]), int(f[3])
-    da, dd = c.rolls[0], c.rolls[1]
-    del c.rolls[:2]
+    da = take_die(c)
+    dd = c.rolls.pop(0)  # the defense's die is nobody's: no ignite, no Overdrive (21.6.6)
     side = side_of(p)
     mod = sign * (c.ball.speed // 2)  # 7.4.1, 7.5.1
     striker = R.STRIKER_SETUP_BONUS if setup and role(p) == "S" else 0
-    att = da + c.off(p) + mod + striker
+    attack = die_parts(c, p, da, {"die": da.face, "skill": c.off(p), "speed": mod,
+                                  "striker": striker, "total": da.face + c.off(p) + mod
+                                  + striker}, True)
+    att = attack["total"]
     wall = shot_defense(c, side, c.ball.pos)
     dfn = dd + sum(w["adds"] for w in wall)
     scored = att >= dfn  # 5.2.3
-    c.ev("score-attempt", "5.2", player=pid(p), setup=bool(setup),
-         attack={"die": da, "skill": c.off(p), "speed": mod, "striker": striker, "total": att},
+    c.ev("score-attempt", "5.2", player=pid(p), setup=bool(setup), attack=attack,
          defense={"die": dd, "wall": wall, "total": dfn}, goal=scored)
     if setup:
         c.exhaust(p, 1, "5.4.1")
@@ -1021,20 +1182,20 @@ def _contest(c: Ctx, f: Frame) -> None:
     _, a, b, sign, law = f
     c.exhaust(a, R.RULING_CONTEST_ENTRY_COST, "10.2.2")
     c.exhaust(b, R.RULING_CONTEST_ENTRY_COST, "10.2.2")
-    c.then(("roll", "contest", a), ("roll", "contest", b), ("contest_resolve", a, b, sign, law))
+    c.then(*dice(c, "contest", a, b), ("contest_resolve", a, b, sign, law))
 
 
-def _contest_parts(c: Ctx, i: int, die: int, skill: int, mod: int) -> dict[str, Any]:
+def _contest_parts(c: Ctx, i: int, die: Die, skill: int, mod: int) -> dict[str, Any]:
     skill = 0 if c.players[i].injured else skill  # 15.4.2b
-    return {"player": pid(i), "die": die, "skill": skill, "speed": mod,
-            "total": die + skill + mod}
+    parts = {"player": pid(i), "die": die.face, "skill": skill, "speed": mod,
+             "total": die.face + skill + mod}
+    return die_parts(c, i, die, parts, bool(mod))
 
 
 @auto("contest_resolve")
 def _contest_resolve(c: Ctx, f: Frame) -> None:
     _, a, b, sign, law = f
-    da, db = c.rolls[0], c.rolls[1]
-    del c.rolls[:2]
+    da, db = take_die(c), take_die(c)
     mod = sign * (c.ball.speed // 2)  # 10.2.3, 10.4.3
     pa = _contest_parts(c, a, da, c.off(a), mod)  # the side that last had it: offense
     pb = _contest_parts(c, b, db, c.dfn(b), 0)
@@ -1042,7 +1203,7 @@ def _contest_resolve(c: Ctx, f: Frame) -> None:
         c.ev("contest", "10.2.2", last=pa, other=pb, winner="tie")
         c.exhaust(a, 1, "10.2.2")
         c.exhaust(b, 1, "10.2.2")
-        c.then(("roll", "contest", a), ("roll", "contest", b), f)
+        c.then(*dice(c, "contest", a, b), f)  # 20.3.6: a fresh roll, declared afresh
         return
     w = a if pa["total"] > pb["total"] else b
     c.ev("contest", law, last=pa, other=pb, winner=pid(w))
@@ -1089,7 +1250,10 @@ def _end_turn(c: Ctx, f: Frame) -> None:
     elif turnover:
         c.set_ball(speed=1)  # 7.3.1
         c.ev("steal-turnover", "12.4", side=c.ball.owner)
-        frames: list[Frame] = [("runback", c.ball.owner), ("runback", 1 - c.ball.owner)]
+        # Part II runs back with a record of who has moved, for Charge-up (20.3.7).
+        moved: tuple[int, ...] = () if c.config.mode == "training" else (0,)
+        frames: list[Frame] = [("runback", c.ball.owner, *moved),
+                               ("runback", 1 - c.ball.owner, *moved)]
         if t.speed_step >= 0:
             i = t.speed_step
             frames.append(("speed", i, 1, min(MAX_SPEED, 1 + c.dfn(i)), "6.9.3"))
@@ -1148,8 +1312,21 @@ def runback_options(c: Ctx, side: int) -> list[tuple[int, int]]:
 
 @auto("runback")
 def _runback(c: Ctx, f: Frame) -> None:
+    """12.4.1; in Part II the frame carries a bit per player who has run (``f[2]``)."""
     if runback_options(c, int(f[1])):
-        c.then(("run", f[1]))
+        c.then(("run", *f[1:]))
+    elif len(f) > 2:
+        _charge_up(c, int(f[1]), int(f[2]))
+
+
+def _charge_up(c: Ctx, side: int, moved: int) -> None:
+    """20.3.7-20.3.9: once the side has run back, each of its Cyborgs who did not move
+    clears 1 drain (Strider 2, 21.4.4).  A new-play reset is not a run back (20.3.10)."""
+    for i in c.fielded(side):
+        if c.species(i) == "Cyborg" and not moved >> i & 1:
+            strider = c.ability(i) == "strider"
+            c.clear(i, R.STRIDER_CHARGE_UP if strider else R.CHARGE_UP,
+                    "21.4.4" if strider else "20.3.7")
 
 
 def _run_answer(c: Ctx, f: Frame, d: str) -> None:
@@ -1158,7 +1335,15 @@ def _run_answer(c: Ctx, f: Frame, d: str) -> None:
     frm = c.players[i].pos
     c.move(i, s)
     c.ev("run-back", "12.4.3", player=pid(i), frm=c.sp(frm), to=where)
-    c.exhaust(i, abs(s - frm), "12.4.3")
+    cost = abs(s - frm)
+    if len(f) > 2:
+        moved = int(f[2])
+        if c.ability(i) == "strider":  # 21.4.4: 1 at most for the whole run back
+            cost = 0 if moved >> i & 1 else min(cost, R.STRIDER_RUNBACK_MAX)
+        c.exhaust(i, cost, "21.4.4" if c.ability(i) == "strider" else "12.4.3")
+        c.then(("runback", f[1], moved | 1 << i))
+        return
+    c.exhaust(i, cost, "12.4.3")
     c.then(("runback", f[1]))
 
 
@@ -1373,7 +1558,7 @@ def _so_next(c: Ctx, f: Frame) -> None:
     a, b = so.orders[HOME][so.idx], so.orders[VISITORS][so.idx]
     c.shootout = so._replace(current=(a, b))
     c.ev("shooters", "17.3.1", home=pid(a), visitors=pid(b), test=so.idx + 1)
-    c.then(("roll", "shootout", a), ("roll", "shootout", b), ("so_resolve",))
+    c.then(*dice(c, "shootout", a, b), ("so_resolve",))
 
 
 def _pick_legal(c: Ctx, f: Frame, side: int) -> list[str]:
@@ -1386,7 +1571,7 @@ def _pick_resolve(c: Ctx, f: Frame, choice: tuple[str, str]) -> None:
     so = c.shootout
     c.shootout = so._replace(current=(a, b), shot=((*so.shot[0], a), (*so.shot[1], b)))
     c.ev("shooters", "17.6.2", home=pid(a), visitors=pid(b), sudden_death=True)
-    c.then(("roll", "shootout", a), ("roll", "shootout", b), ("so_resolve",))
+    c.then(*dice(c, "shootout", a, b), ("so_resolve",))
 
 
 SECRET["so_pick"] = Secret(_pick_legal, _pick_resolve, "17.6.2")
@@ -1395,17 +1580,18 @@ SECRET["so_pick"] = Secret(_pick_legal, _pick_resolve, "17.6.2")
 @auto("so_resolve")
 def _so_resolve(c: Ctx, f: Frame) -> None:
     so = c.shootout
-    dice = (c.rolls[0], c.rolls[1])
-    del c.rolls[:2]
-    tot = []
+    rolled = (take_die(c), take_die(c))
+    parts = []
     for side in (HOME, VISITORS):
         i = so.current[side]
         skill = 0 if c.players[i].injured else c.off(i)  # 17.4.1
-        tot.append(dice[side] + skill)
+        face = rolled[side].face
+        # 21.6.6: full time left the ball at speed 1, so Zorch's modifier is 0 here.
+        parts.append(die_parts(c, i, rolled[side], {"player": pid(i), "die": face,
+                                                    "total": face + skill}, True))
+    tot = [parts[0]["total"], parts[1]["total"]]
     scorer = -1 if tot[0] == tot[1] else (HOME if tot[0] > tot[1] else VISITORS)
-    c.ev("shootout-test", "17.4.1", home={"player": pid(so.current[0]), "die": dice[0],
-         "total": tot[0]}, visitors={"player": pid(so.current[1]), "die": dice[1],
-         "total": tot[1]}, scorer=scorer)
+    c.ev("shootout-test", "17.4.1", home=parts[0], visitors=parts[1], scorer=scorer)
     goals = list(so.goals)
     if scorer >= 0:
         goals[scorer] += 1

@@ -84,3 +84,20 @@ ROLL_LAW = {
     "contest": "10.2.1",
     "shootout": "17.4.1",
 }
+ROLL_LAW["ignite"] = "20.2.1"
+
+# --- Part II: Volatile and Lithium Powered (Law 20), their personal abilities (21) --
+IGNITE_FACES = (6, 7)  # 20.2.1: a natural 6 or 7 on the die's own face
+SIZZIFIZIK_FACES = (5, 8)  # 21.3.2: 5 to 8
+BLAZE_FROM = 5  # 20.2.1a: a second die of 5-12 is a blaze, 1-4 a burn
+IGNITE_ROLLS = ("test", "contest", "attack", "shootout")  # 20.2.3: the four covered rolls
+DRAINED_AT = 7  # 20.3.3
+BULWARK_DRAINED_AT = 10  # 21.4.1
+OVERDRIVE_BONUS = 5  # 20.3.5
+OVERDRIVE_DRAIN = 3  # 20.3.5
+VOLTUS_OVERDRIVE_DRAIN = 2  # 21.4.2
+BOOST_BONUS = 3  # 21.4.3
+BOOST_DRAIN = 1  # 21.4.3
+CHARGE_UP = 1  # 20.3.7
+STRIDER_CHARGE_UP = 2  # 21.4.4
+STRIDER_RUNBACK_MAX = 1  # 21.4.4

@@ -186,9 +186,16 @@ class Reads:
         return [i for i in range(base, base + 9) if ps[i].status == "F" and ps[i].pos == pos]
 
     def exhausted(self, i: int) -> bool:
-        """15.2.1: more tokens than defensive skill."""
+        """15.2.1: more tokens than defensive skill.  A Cyborg is Drained, which counts
+        as Exhausted everywhere, at 7 drain (Bulwark 10) whatever the skill, and is
+        never Exhausted below it (20.3.3, 21.4.1)."""
         p = self.players[i]
-        return not p.injured and p.tokens > self.dfn(i)
+        if p.injured:
+            return False
+        if self.species(i) == "Cyborg":
+            at = R.BULWARK_DRAINED_AT if self.ability(i) == "bulwark" else R.DRAINED_AT
+            return p.tokens >= at
+        return p.tokens > self.dfn(i)
 
     def sp(self, pos: int) -> str:
         return self.B.names[pos]

@@ -54,7 +54,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     my_side = s.side_of(seat) if seat is not None and s.home_seat >= 0 else None
     names = b.names
     players = []
-    for card, p in zip(_cards(s.config, s.home_seat), s.players, strict=True):
+    for i, (card, p) in enumerate(zip(_cards(s.config, s.home_seat), s.players, strict=True)):
         entry = dict(card)
         entry["status"] = STATUS[p.status]
         entry["space"] = names[p.pos] if p.pos else None
@@ -62,7 +62,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         entry["arrangement"] = names[p.arr] if p.arr else None
         entry["tokens"] = p.tokens
         entry["injured"] = p.injured
-        entry["exhausted"] = not p.injured and p.tokens > card["def"]
+        entry["exhausted"] = s.exhausted(i)  # the engine's reading, Drained Cyborgs too (20.3.3)
         players.append(entry)
     kind, seats, secret = to_act(s)
     top = s.stack[-1]

@@ -60,3 +60,11 @@ def test_every_legal_decision_applies_at_every_step(board: int, mode: str) -> No
     assert total["failures"] == [], "\n".join(total["failures"][:10])
     assert total["matches"] == n
     assert total["options_applied"] > total["steps"]
+
+
+@pytest.mark.parametrize("mode", ["standard", "advanced"])
+def test_every_species_pairing_keeps_the_engine_contract_quick(mode: str) -> None:
+    """A fast run for every pytest: one match of each of the 16 ordered pairings."""
+    total = _total([run_many(7, range(16), False, mode)])
+    assert total["failures"] == [], "\n".join(total["failures"][:10])
+    assert total["matches"] == 16
