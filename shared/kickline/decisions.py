@@ -49,6 +49,7 @@ _SHAPES: dict[str, tuple[object, ...]] = {
     "skip": (),
     "order": ("*P",),
     "shooter": ("P",),
+    "join": (("no", "yes"),),  # 21.6.1 Glompex
 }
 
 
