@@ -83,18 +83,28 @@ def _pick(opts: tuple[str, ...], rng: random.Random) -> str:
     return opts[rng.randrange(len(opts))]
 
 
-def check_match(board: int, seed: int, deep: bool = False) -> Stats:
+TRAINING = ("training", ("training", "training"))
+
+
+def check_match(board: int, seed: int, deep: bool = False,
+                game: tuple[str, tuple[str, str]] = TRAINING) -> Stats:
+    """``game`` is the mode and the two teams: standard and advanced matches play the
+    species and personal abilities (Laws 20-21)."""
     stats = Stats()
     try:
-        _check_match(board, seed, deep, stats)
+        _check_match(board, seed, deep, stats, game)
     except Exception as exc:  # collected, so one run reports every failing seed
-        stats.failures.append(f"board {board} seed {seed}: {type(exc).__name__}: {exc}")
+        stats.failures.append(f"board {board} seed {seed} {game}: {type(exc).__name__}: {exc}")
     return stats
 
 
-def _check_match(board: int, seed: int, deep: bool, stats: Stats) -> None:
-    rng = random.Random(f"harness:{board}:{seed}")
-    config = {"mode": "training", "board": board}
+def _check_match(board: int, seed: int, deep: bool, stats: Stats,
+                 game: tuple[str, tuple[str, str]] = TRAINING) -> None:
+    mode, teams = game
+    # Training keeps its historical seeds, so the same matches are played as before.
+    key = f"harness:{board}:{seed}" if game == TRAINING else f"harness:{board}:{seed}:{game}"
+    rng = random.Random(key)
+    config: dict[str, Any] = {"mode": mode, "board": board, "teams": list(teams)}
     s = kickline.new_game(config)
     log: list[tuple[int, str]] = []
     prev: State | None = None
@@ -141,10 +151,11 @@ def _check_match(board: int, seed: int, deep: bool, stats: Stats) -> None:
     stats.shootouts = int(res["shootout"])
 
 
-def run_many(board: int, seeds: range, deep: bool = False) -> dict[str, Any]:
+def run_many(board: int, seeds: range, deep: bool = False,
+             game: tuple[str, tuple[str, str]] = TRAINING) -> dict[str, Any]:
     total = Stats()
     for seed in seeds:
-        st = check_match(board, seed, deep)
+        st = check_match(board, seed, deep, game)
         total.matches += st.matches
         total.steps += st.steps
         total.secret_checks += st.secret_checks

@@ -55,3 +55,25 @@ def test_every_legal_decision_applies_at_every_step(board: int) -> None:
     assert total["failures"] == [], "\n".join(total["failures"][:10])
     assert total["matches"] == DEEP_PER_BOARD
     assert total["options_applied"] > total["steps"]
+
+
+# Standard and advanced mode with the Oozes on either side (Laws 20.5, 21.6): a few quick
+# matches on every run, and many more with the slow suite.
+OOZE_GAMES = [(mode, teams) for mode in ("standard", "advanced")
+              for teams in (("oozes", "training"), ("training", "oozes"), ("oozes", "oozes"))]
+
+
+@pytest.mark.parametrize("game", OOZE_GAMES, ids=lambda g: f"{g[0]}-{g[1][0]}-{g[1][1]}")
+def test_random_play_with_the_oozes(game: tuple[str, tuple[str, str]]) -> None:
+    total = run_many(7, range(5), False, game)
+    assert total["failures"] == [], "\n".join(total["failures"][:10])
+    assert total["matches"] == 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("board", [7, 9])
+def test_random_play_with_the_oozes_many(board: int) -> None:
+    jobs = [(board, range(200), False, game) for game in OOZE_GAMES]
+    total = _total(_run(jobs))
+    assert total["failures"] == [], "\n".join(total["failures"][:10])
+    assert total["matches"] == 200 * len(OOZE_GAMES)
