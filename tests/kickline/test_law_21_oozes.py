@@ -246,3 +246,12 @@ def test_21_3_4_emberdash_dribbles_up_to_three() -> None:
         return Match(s).do("action maneuver", "send none", "card dribble").legal(0)
     assert options(ADV) == ("dribble 1", "dribble 2", "dribble 3")
     assert options("standard") == ("dribble 1", "dribble 2")
+
+
+def test_21_3_5_goopkeeper_in_the_way_of_flickerwing_adds_nothing() -> None:
+    """21.3.5 over 21.6.2 (docs/RULINGS.md Part II): Flickerwing's shot counts only defenders
+    standing on the ball's space, so Goopkeeper between the ball and the goal adds nothing."""
+    s = position(home={"h6": "M3"}, visitors={"v1": "M3", "v0": "V1"}, ball="M3", mode=ADV,
+                 teams=("fire-demons", "oozes"), carrier="h6")
+    shot = Match(s).do("action shoot").roll(5, 2).last("score-attempt")
+    assert shot["defense"]["wall"] == [{"player": "v1", "adds": 5}]
