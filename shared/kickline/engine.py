@@ -52,10 +52,33 @@ DECISION_LAW = {
     "throw": "6.7.2", "receive": "10.1.3", "shot": "8.4.1", "pick": "10.1.3", "run": "12.4.3",
     "clear": "15.5.1", "sub": "14.5.1", "formation": "14.7.3", "move": "14.7.5",
     "swap": "14.2.1", "finish": "14.8.3", "skip": "14.8.4", "order": "17.3.1",
-    "shooter": "17.6.2", "drive": "20.3.5",
+    "shooter": "17.6.2", "drive": "20.3.5", "join": "21.6.1",
 }
 PERIOD_END = {1: 15, 2: 30}  # 16.1.1, 16.3.1
 MAX_SPEED = 12
+VISCOR_BONUS = 3  # 21.6.4
+EMBERDASH_DRIBBLE = 3  # 21.3.4
+
+
+def is_ooze(c: Reads, i: int) -> bool:
+    """Slimey (20.5) is played in standard and advanced mode: species() is "" in training."""
+    return c.species(i) == "Ooze"
+
+
+def merge(c: Reads, side: int, attack: bool, rolling: tuple[int, ...]) -> list[dict[str, Any]]:
+    """20.5.1 Merge: every healthy Ooze of ``side`` on the ball's space who is not rolling
+    adds their offensive skill on the attacking side, defensive on the defending side;
+    Viscor adds 3 more (21.6.4)."""
+    out: list[dict[str, Any]] = []
+    for i in c.on_space(side, c.ball.pos):
+        if i in rolling or not is_ooze(c, i) or c.players[i].injured:
+            continue
+        adds = c.off(i) if attack else c.dfn(i)
+        viscor = c.ability(i) == "viscor"
+        if viscor:
+            adds += VISCOR_BONUS
+        out.append({"player": pid(i), "adds": adds, "law": "21.6.4" if viscor else "20.5.1"})
+    return out
 
 
 
@@ -424,9 +447,37 @@ ASK["send"] = Ask(lambda c, f: c.seat(int(f[2])), _send_legal, _send_answer)
 @auto("cards")
 def _cards(c: Ctx, f: Frame) -> None:
     if c.turn.challenger >= 0:
-        c.then(("cards_secret",))
+        c.then(*(("glompex", i) for i in _glompex(c)), ("cards_secret",))
     else:
         c.then(("card_solo",))
+
+
+def _glompex(c: Ctx) -> list[int]:
+    """21.6.1 (D11): each Glompex next to the ball's space and not one of the two players
+    may join it, offense first.  An injured Glompex cannot pay the token (15.1.3), so is
+    not offered."""
+    out: list[int] = []
+    for side in (c.turn.side, 1 - c.turn.side):
+        out += [i for i in c.fielded(side) if c.ability(i) == "glompex"
+                and abs(c.players[i].pos - c.ball.pos) == 1 and not c.players[i].injured
+                and i not in (c.turn.handler, c.turn.challenger)]
+    return out
+
+
+def _glompex_answer(c: Ctx, f: Frame, d: str) -> None:
+    i = int(f[1])
+    if d == "join yes":
+        frm = c.players[i].pos
+        c.move(i, c.ball.pos)
+        c.ev("glompex-joins", "21.6.1", player=pid(i), frm=c.sp(frm), to=c.sp(c.ball.pos))
+        c.exhaust(i, 1, "21.6.1")
+
+
+ASK["glompex"] = Ask(
+    lambda c, f: c.seat(side_of(int(f[1]))),
+    lambda c, f: ["join no", "join yes"],
+    _glompex_answer,
+)
 
 
 def _card_solo_answer(c: Ctx, f: Frame, d: str) -> None:
@@ -506,7 +557,20 @@ def _test_parts(c: Ctx, side: str, die: Die) -> dict[str, Any]:
         mod = c.ball.speed // 2 if t.def_card == "steal" else 0  # 6.4.2b
     parts = {"player": pid(i), "die": die.face, "skill": skill, "midfielder": mf,
              "speed": mod, "total": die.face + skill + mf + mod}
-    return die_parts(c, i, die, parts, bool(mod))
+    parts = die_parts(c, i, die, parts, bool(mod))
+    return _with_merge(c, parts, c.turn.side if side == "O" else 1 - c.turn.side, side == "O",
+                       (t.handler, t.challenger))
+
+
+def _with_merge(c: Ctx, parts: dict[str, Any], side: int, attack: bool,
+                rolling: tuple[int, ...]) -> dict[str, Any]:
+    """Adds Merge (20.5.1) to a roll's parts.  Training mode's events keep their shape."""
+    if c.config.mode == "training":
+        return parts
+    m = merge(c, side, attack, rolling)
+    parts["merge"] = m
+    parts["total"] += sum(x["adds"] for x in m)
+    return parts
 
 
 @auto("test_resolve")
@@ -779,6 +843,8 @@ def _dribble(c: Ctx) -> None:
 def _dribble_options(c: Ctx) -> list[int]:
     h = c.turn.handler
     maxd = R.PLAYMAKER_DRIBBLE if role(h) == "PM" else 1  # 6.6.4
+    if c.ability(h) == "emberdash":
+        maxd = EMBERDASH_DRIBBLE  # 21.3.4
     seen: list[int] = []
     dists: list[int] = []
     for k in range(1, maxd + 1):
@@ -953,8 +1019,7 @@ def _steal(c: Ctx) -> None:
 def _pressure(c: Ctx) -> None:
     side, h, ch, pos = c.turn.side, c.turn.handler, c.turn.challenger, c.ball.pos
     if pos == c.B.own_end(side):
-        c.ev("own-goal-risk", "6.10.3", player=pid(h))
-        c.then(*dice(c, "own-goal", h, h), ("own_goal", h))
+        own_goal_risk(c, h, ch, "6.10.3")
         return
     t = pos - Board.fwd(side)
     c.move(h, t)
@@ -965,6 +1030,22 @@ def _pressure(c: Ctx) -> None:
     if role(ch) == "D":  # 6.10.4: a Defender's won Pressure also steals
         c.set_ball(owner=1 - side, carrier=ch, speed=1, last=1 - side)
         c.ev("steal", "6.10.4", player=pid(ch), to=c.sp(t))
+
+
+def own_goal_risk(c: Ctx, h: int, ch: int, law: str) -> None:
+    """A won Pressure (6.10.3) pushing the handler off their own end risks an own goal.
+
+    The Double Team (19.10.3) is to call this too, so that Acidel covers both."""
+    if c.ability(ch) == "acidel":
+        # 21.6.7: no own-goal roll; Acidel's side takes the ball at speed 1 and Acidel
+        # may shoot from there (D35).  Declined, the side keeps it: a steal (rulings 1.1).
+        mine = side_of(ch)
+        c.set_ball(owner=mine, carrier=ch, speed=1, last=mine)
+        c.ev("acidel", "21.6.7", player=pid(ch), space=c.sp(c.ball.pos))
+        c.then(("setup", ch, "acidel", 1))
+        return
+    c.ev("own-goal-risk", law, player=pid(h))
+    c.then(*dice(c, "own-goal", h, h), ("own_goal", h))
 
 
 RESOLVERS: dict[str, Callable[[Ctx], None]] = {
@@ -1042,14 +1123,19 @@ def _shot(c: Ctx, f: Frame) -> None:
     c.then(*dice(c, "attack", p), ("roll", "defense", -1), ("shot_resolve", p, f[2], f[3]))
 
 
-def shot_defense(c: Ctx, side: int, ball: int) -> list[dict[str, Any]]:
+def shot_defense(c: Ctx, side: int, ball: int, shooter: int = -1) -> list[dict[str, Any]]:
     """5.3: the defending players in the way, each counted on their own."""
     fwd = Board.fwd(side)
+    past_the_wall = shooter >= 0 and c.ability(shooter) == "flickerwing"
     out = []
     for i in c.fielded(1 - side):
         rel = (c.players[i].pos - ball) * fwd
         if rel == 0:
             add = c.dfn(i)  # 5.3.1
+        elif past_the_wall:
+            continue  # 21.3.5: against Flickerwing only the ball's space defends
+        elif rel > 0 and c.ability(i) == "goopkeeper":
+            add = c.dfn(i)  # 21.6.2: counts as on the ball, full skill
         elif rel > 0:
             add = (c.dfn(i) + 1) // 2  # 5.3.2, 5.3.4: half, rounded up, per player
         else:
@@ -1069,10 +1155,11 @@ def _shot_resolve(c: Ctx, f: Frame) -> None:
     attack = die_parts(c, p, da, {"die": da.face, "skill": c.off(p), "speed": mod,
                                   "striker": striker, "total": da.face + c.off(p) + mod
                                   + striker}, True)
-    att = attack["total"]
-    wall = shot_defense(c, side, c.ball.pos)
+    # 20.5.2: the attack alone merges; the defense's Oozes are already in the wall.
+    attack = _with_merge(c, attack, side, True, (p,))
+    wall = shot_defense(c, side, c.ball.pos, p)
     dfn = dd + sum(w["adds"] for w in wall)
-    scored = att >= dfn  # 5.2.3
+    scored = attack["total"] >= dfn  # 5.2.3
     c.ev("score-attempt", "5.2", player=pid(p), setup=bool(setup), attack=attack,
          defense={"die": dd, "wall": wall, "total": dfn}, goal=scored)
     if setup:
@@ -1180,16 +1267,26 @@ SECRET["loose"] = Secret(_loose_legal, _loose_resolve, "10.3.1")
 @auto("contest")
 def _contest(c: Ctx, f: Frame) -> None:
     _, a, b, sign, law = f
+    slith = [i for i in (a, b) if c.ability(i) == "slitheron"]
+    if len(slith) == 1:
+        # 21.6.3: Slitheron takes it without a roll, so nobody owes an injury check;
+        # two Slitherons roll as usual.
+        c.ev("slitheron", "21.6.3", player=pid(slith[0]), contest=law)
+        _take(c, slith[0], "21.6.3")
+        return
     c.exhaust(a, R.RULING_CONTEST_ENTRY_COST, "10.2.2")
     c.exhaust(b, R.RULING_CONTEST_ENTRY_COST, "10.2.2")
     c.then(*dice(c, "contest", a, b), ("contest_resolve", a, b, sign, law))
 
 
-def _contest_parts(c: Ctx, i: int, die: Die, skill: int, mod: int) -> dict[str, Any]:
+def _contest_parts(c: Ctx, i: int, die: Die, skill: int, mod: int,
+                   rolling: tuple[int, int]) -> dict[str, Any]:
     skill = 0 if c.players[i].injured else skill  # 15.4.2b
     parts = {"player": pid(i), "die": die.face, "skill": skill, "speed": mod,
              "total": die.face + skill + mod}
-    return die_parts(c, i, die, parts, bool(mod))
+    parts = die_parts(c, i, die, parts, bool(mod))
+    # 20.5.1: the side that last had the ball attacks (10.2.1), the other defends.
+    return _with_merge(c, parts, side_of(i), i == rolling[0], rolling)
 
 
 @auto("contest_resolve")
@@ -1197,8 +1294,8 @@ def _contest_resolve(c: Ctx, f: Frame) -> None:
     _, a, b, sign, law = f
     da, db = take_die(c), take_die(c)
     mod = sign * (c.ball.speed // 2)  # 10.2.3, 10.4.3
-    pa = _contest_parts(c, a, da, c.off(a), mod)  # the side that last had it: offense
-    pb = _contest_parts(c, b, db, c.dfn(b), 0)
+    pa = _contest_parts(c, a, da, c.off(a), mod, (a, b))  # the side that last had it
+    pb = _contest_parts(c, b, db, c.dfn(b), 0, (a, b))
     if pa["total"] == pb["total"]:
         c.ev("contest", "10.2.2", last=pa, other=pb, winner="tie")
         c.exhaust(a, 1, "10.2.2")
@@ -1280,8 +1377,16 @@ def _pickup(c: Ctx, f: Frame) -> None:
 
 
 def _uncovered(c: Ctx, side: int, zone: str) -> list[int]:
-    taken = [c.players[i].pos for i in c.fielded(side)]
+    """2.5: the zone's spaces none of the side covers; an Ooze covers nothing (20.5.3)."""
+    taken = [c.players[i].pos for i in c.fielded(side) if not is_ooze(c, i)]
     return [s for s in c.B.spaces(zone) if s not in taken]
+
+
+def _ooze_stack(c: Ctx, here: list[int], zone: str) -> bool:
+    """20.5.4: an Ooze sharing a space with a teammate of its zone is never made to break
+    the stack up, and neither is the teammate."""
+    same = [i for i in here if c.players[i].zone == zone]
+    return len(same) >= 2 and any(is_ooze(c, i) for i in same)
 
 
 def runback_options(c: Ctx, side: int) -> list[tuple[int, int]]:
@@ -1304,9 +1409,10 @@ def runback_options(c: Ctx, side: int) -> list[tuple[int, int]]:
             continue
         for x in c.B.spaces(zone):
             here = [i for i in mine if ps[i].pos == x]
-            if len(here) < 2:
+            counted = [i for i in here if not is_ooze(c, i)]  # 20.5.3
+            if len(counted) < 2 or _ooze_stack(c, here, zone):
                 continue
-            out += [(i, s) for i in here if i != holder and ps[i].zone == zone for s in unc]
+            out += [(i, s) for i in counted if i != holder and ps[i].zone == zone for s in unc]
     return out
 
 
@@ -1358,12 +1464,19 @@ ASK["run"] = Ask(
 # Coaching Choices (Law 14; rulings 1.3-1.5).
 def arrangement_ok(c: Ctx, side: int) -> bool:
     """2.5.2 coverage and 14.8.1 kickoff coverage, on the arrangement."""
-    arr = [c.players[i].arr for i in c.fielded(side)]
-    if c.B.kickoff not in arr:
+    mine = c.fielded(side)
+    arr = [c.players[i].arr for i in mine]
+    if c.B.kickoff not in arr:  # an Ooze there still covers the kickoff (OQ18, rulings 2.6)
         return False
+    # 20.5.3: an Ooze counts 0 toward its zone's coverage; 20.5.4: its stack stands.
+    counted = [c.players[i].arr for i in mine if not is_ooze(c, i)]
     for zone in ("H", "M", "V"):
-        counts = [arr.count(s) for s in c.B.spaces(zone)]
-        if max(counts) >= 2 and min(counts) == 0:
+        spaces = c.B.spaces(zone)
+        counts = [counted.count(s) for s in spaces]
+        if min(counts) > 0:
+            continue
+        if any(n >= 2 and not _ooze_stack(c, [i for i in mine if c.players[i].arr == s], zone)
+               for n, s in zip(counts, spaces, strict=True)):
             return False
     return True
 
