@@ -49,7 +49,7 @@ _SHAPES: dict[str, tuple[object, ...]] = {
     "skip": (),
     "order": ("*P",),
     "shooter": ("P",),
-    "drive": (("both", "boost", "none", "overdrive"),),  # 20.3.5, 21.4.3
+    "declare": (("both", "boost", "none", "overdrive"),),  # 20.3.5, 21.4.3
     "join": (("no", "yes"),),  # 21.6.1 Glompex
 }
 

@@ -52,7 +52,7 @@ DECISION_LAW = {
     "throw": "6.7.2", "receive": "10.1.3", "shot": "8.4.1", "pick": "10.1.3", "run": "12.4.3",
     "clear": "15.5.1", "sub": "14.5.1", "formation": "14.7.3", "move": "14.7.5",
     "swap": "14.2.1", "finish": "14.8.3", "skip": "14.8.4", "order": "17.3.1",
-    "shooter": "17.6.2", "drive": "20.3.5", "join": "21.6.1",
+    "shooter": "17.6.2", "declare": "20.3.5", "join": "21.6.1",
 }
 PERIOD_END = {1: 15, 2: 30}  # 16.1.1, 16.3.1
 MAX_SPEED = 12
@@ -665,19 +665,19 @@ def die_parts(c: Ctx, i: int, die: Die, parts: dict[str, Any], mod_counted: bool
     return parts
 
 
-def _drive_options(c: Reads, i: int) -> list[str]:
+def _declare_options(c: Reads, i: int) -> list[str]:
     """20.3.5, 21.4.3: what a Cyborg about to roll may declare."""
     if c.species(i) != "Cyborg":
-        return ["drive none"]
-    out = ["drive none", "drive overdrive"]
+        return ["declare none"]
+    out = ["declare none", "declare overdrive"]
     if c.ability(i) == "gearclaw":
-        out += ["drive boost", "drive both"]
+        out += ["declare boost", "declare both"]
     return sorted(out)
 
 
 def _declare_legal(c: Reads, f: Frame, side: int) -> list[str]:
     mine = [int(i) for i in f[2:] if side_of(int(i)) == side]
-    return _drive_options(c, mine[0]) if mine else ["drive none"]
+    return _declare_options(c, mine[0]) if mine else ["declare none"]
 
 
 def _declare_resolve(c: Ctx, f: Frame, choice: tuple[str, str]) -> None:

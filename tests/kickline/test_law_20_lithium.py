@@ -32,8 +32,8 @@ def test_20_3_5_overdrive_drains_3_for_plus_5() -> None:
     """20.3.5: before the die, the Cyborg's coach may drain 3 to add +5 to the roll."""
     m = _duel()
     assert m.frame == "declare" and m.waiting == ("decide", (1,), True)
-    assert m.legal(1) == ("drive none", "drive overdrive")
-    m.do("drive overdrive")
+    assert m.legal(1) == ("declare none", "declare overdrive")
+    m.do("declare overdrive")
     assert m.tokens("v4") == 1 + 3  # the test's entry token, then the drain
     assert m.last("overdrive") == {"t": "overdrive", "law": "20.3.5", "player": "v4",
                                    "bonus": 5, "drain": 3}
@@ -57,26 +57,26 @@ def test_20_3_5_overdrive_is_declared_blind_in_secret() -> None:
     m = _duel(teams=("cyborgs", "cyborgs"))
     assert m.waiting == ("decide", (0, 1), True)
     views = set()
-    for choice in ("drive none", "drive overdrive"):
+    for choice in ("declare none", "declare overdrive"):
         s2, ev = kickline.apply(m.state, 0, choice)
         views.add(json.dumps([kickline.view(s2, 1), kickline.redact(ev, 1)], sort_keys=True))
         assert not [e for e in kickline.redact(ev, 1) if "decision" in e]
         assert not [e for e in ev if e["t"] == "overdrive"]
         assert kickline.view(s2, 1)["secret"]["mine"] is None
     assert len(views) == 1
-    m.by(0, "drive overdrive")
+    m.by(0, "declare overdrive")
     assert m.tokens("h4") == 1
-    m.by(1, "drive none")
+    m.by(1, "declare none")
     assert m.last("overdrive")["player"] == "h4" and m.tokens("h4") == 4
     assert kickline.to_act(m.state)[0] == "chance"
 
 
 def test_20_3_6_a_tied_roll_is_declared_afresh() -> None:
     """20.3.6: the +5 does not carry to the re-roll of a tie; it may be declared again."""
-    m = _duel().do("drive overdrive").roll(9, 5)  # 9+4 = 13 = 5+3+5
+    m = _duel().do("declare overdrive").roll(9, 5)  # 9+4 = 13 = 5+3+5
     assert m.last("skill-test")["winner"] == "tie"
-    assert m.frame == "declare" and m.legal(1) == ("drive none", "drive overdrive")
-    m.do("drive none").roll(5, 5)
+    assert m.frame == "declare" and m.legal(1) == ("declare none", "declare overdrive")
+    m.do("declare none").roll(5, 5)
     test = m.last("skill-test")
     assert (test["defense"]["overdrive"], test["defense"]["total"]) == (0, 8)
     assert m.tokens("v4") == 1 + 3 + 1
@@ -85,7 +85,7 @@ def test_20_3_6_a_tied_roll_is_declared_afresh() -> None:
 
 def test_20_3_3_a_cyborg_with_low_defence_is_not_exhausted_below_7() -> None:
     """20.3.3: Pulsar (def 1) with 6 drain after the test is not Drained: no check."""
-    m = _duel(chal="v7", tokens={"v7": 5}).do("drive none").roll(12, 1)
+    m = _duel(chal="v7", tokens={"v7": 5}).do("declare none").roll(12, 1)
     assert m.tokens("v7") == 6 and not m.find("injury-check")
     assert kickline.view(m.state, 0)["players"][parse_pid("v7")]["exhausted"] is False
 
@@ -93,10 +93,10 @@ def test_20_3_3_a_cyborg_with_low_defence_is_not_exhausted_below_7() -> None:
 def test_20_3_3_drained_at_7_counts_as_exhausted_for_the_damage_test() -> None:
     """20.3.3, 20.3.4: 7 drain is Drained: the check after a test is a damage test, on
     which Overdrive may be declared (20.3.5); failing it leaves the Cyborg Damaged."""
-    m = _duel(tokens={"v4": 6}).do("drive none").roll(12, 1)
+    m = _duel(tokens={"v4": 6}).do("declare none").roll(12, 1)
     assert m.tokens("v4") == 7 and m.frame == "declare"
     assert m.state.exhausted(parse_pid("v4"))
-    m.do("drive overdrive")  # 10 drain now, and +5 on the check
+    m.do("declare overdrive")  # 10 drain now, and +5 on the check
     assert rolling_for(m.state) == ("injury", "v4")
     m.roll(4)
     check = m.last("injury-check")
@@ -107,7 +107,7 @@ def test_20_3_3_drained_at_7_counts_as_exhausted_for_the_damage_test() -> None:
 
 def test_20_3_4_a_damage_test_passed_keeps_the_cyborg_fit() -> None:
     """20.3.4: same check, same rule: safe when the roll beats the drain."""
-    m = _duel(tokens={"v4": 6}).do("drive none").roll(12, 1).do("drive none").roll(8)
+    m = _duel(tokens={"v4": 6}).do("declare none").roll(12, 1).do("declare none").roll(8)
     check = m.last("injury-check")
     assert (check["word"], check["injured"], check["total"]) == ("damage", False, 8)
 
@@ -116,7 +116,7 @@ def test_20_3_5_overdrive_on_an_own_goal_roll() -> None:
     """20.3.5, 11.2: one declaration for the roll, however many dice it has."""
     s = position(home={"h7": "H1", "h4": "M2"}, visitors={"v4": "H1", "v0": "V2"}, ball="H1",
                  mode="standard", teams=("cyborgs", "training"))
-    m = Match(s).do("action maneuver", "card dribble", "card pressure", "drive overdrive")
+    m = Match(s).do("action maneuver", "card dribble", "card pressure", "declare overdrive")
     m.roll(1, 1)
     roll = m.last("own-goal-roll")
     assert (roll["overdrive"], roll["total"], roll["avoided"]) == (5, 1 + 6 + 5, True)
@@ -154,7 +154,7 @@ def test_20_3_10_a_new_play_reset_charges_nobody() -> None:
     """20.3.10: a missed shot makes a new play; the reset is no run back."""
     s = position(home={"h7": "V1", "h0": "H1"}, visitors={"v0": "V2", "v1": "M3"}, ball="V1",
                  mode="standard", teams=("cyborgs", "training"), tokens={"h0": 2, "h7": 2})
-    m = Match(s).do("action shoot", "drive none").roll(1, 12)
+    m = Match(s).do("action shoot", "declare none").roll(1, 12)
     assert m.last("new-play")["kind"] == "miss"
     assert not m.find("clear") and m.tokens("h0") == 2 and m.tokens("h7") == 2
 
@@ -181,8 +181,8 @@ def _deflect_contest(injured: tuple[str, ...] = ()) -> Match:
 def test_20_3_5_overdrive_in_a_contest_for_the_ball() -> None:
     """20.3.5, 10.2: a contest die may be Overdriven."""
     m = _deflect_contest()
-    assert m.frame == "declare" and m.legal(1) == ("drive none", "drive overdrive")
-    m.do("drive overdrive").roll(5, 5)
+    assert m.frame == "declare" and m.legal(1) == ("declare none", "declare overdrive")
+    m.do("declare overdrive").roll(5, 5)
     contest = m.last("contest")
     assert (contest["other"]["overdrive"], contest["other"]["total"]) == (5, 5 + 4 + 5)
     assert contest["winner"] == "v3"
@@ -193,7 +193,7 @@ def test_20_3_5_overdrive_in_a_contest_for_the_ball() -> None:
 def test_20_3_6_a_damaged_cyborg_keeps_overdrive() -> None:
     """20.3.6: a flat bonus, not a skill: a Damaged Cyborg adds no skill (15.4.2b) but
     keeps the +5; as an injured player never exhausts (15.1.3) it drains nothing."""
-    m = _deflect_contest(injured=("v3",)).do("drive overdrive").roll(5, 5)
+    m = _deflect_contest(injured=("v3",)).do("declare overdrive").roll(5, 5)
     other = m.last("contest")["other"]
     assert (other["skill"], other["overdrive"], other["total"]) == (0, 5, 10)
     assert m.last("overdrive")["drain"] == 0 and m.tokens("v3") == 0
@@ -208,8 +208,8 @@ def test_20_2_3_and_20_3_5_the_shootout_test_ignites_and_may_be_overdriven() -> 
     m = Match(s).do("card low-pass", "card steal")
     assert m.state.period == 3
     m.do("skip", "skip", "order h7 h6 h4 h3 h1 h0", "order v7 v6 v4 v3 v1 v0")
-    assert m.frame == "declare" and m.legal(1) == ("drive none", "drive overdrive")
-    m.do("drive overdrive").roll(6, 9, 5)
+    assert m.frame == "declare" and m.legal(1) == ("declare none", "declare overdrive")
+    m.do("declare overdrive").roll(6, 9, 5)
     test = m.last("shootout-test")
     assert (test["home"]["ignite"], test["home"]["total"]) == ("blaze", 6 + 6 + 9)
     assert (test["visitors"]["overdrive"], test["visitors"]["total"]) == (5, 5 + 6 + 5)

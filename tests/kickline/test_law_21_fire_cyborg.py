@@ -105,7 +105,7 @@ def test_21_4_1_bulwark_is_drained_at_10() -> None:
 
 def test_21_4_2_voltus_overdrives_for_2() -> None:
     """21.4.2: the same +5 for 2 drain."""
-    m = _duel(CY, chal="v1").do("drive overdrive")
+    m = _duel(CY, chal="v1").do("declare overdrive")
     assert m.last("overdrive")["drain"] == 2 and m.tokens("v1") == 1 + 2
     assert m.last("exhaust")["law"] == "21.4.2"
     m.roll(5, 5)
@@ -115,18 +115,18 @@ def test_21_4_2_voltus_overdrives_for_2() -> None:
 def test_21_4_3_gearclaw_may_boost_overdrive_or_both() -> None:
     """21.4.3: Boost drains 1 for +3, independently of Overdrive; both drain 4 for +8."""
     m = _duel(CY)
-    assert m.legal(1) == ("drive boost", "drive both", "drive none", "drive overdrive")
-    m.do("drive both")
+    assert m.legal(1) == ("declare boost", "declare both", "declare none", "declare overdrive")
+    m.do("declare both")
     assert m.tokens("v4") == 1 + 3 + 1
     m.roll(5, 5)
     d = m.last("skill-test")["defense"]
     assert (d["overdrive"], d["boost"], d["total"]) == (5, 3, 5 + 3 + 8)
-    m = _duel(CY).do("drive boost")
+    m = _duel(CY).do("declare boost")
     assert m.tokens("v4") == 1 + 1
     m.roll(5, 5)  # (then the steal's run back charges v4 up by 1, 20.3.7)
     assert m.last("skill-test")["defense"]["total"] == 5 + 3 + 3
     assert m.last("boost")["law"] == "21.4.3"
-    assert _duel(CY, mode="standard").legal(1) == ("drive none", "drive overdrive")
+    assert _duel(CY, mode="standard").legal(1) == ("declare none", "declare overdrive")
 
 
 def _strider_steal(arr: str, **kw: object) -> Match:
