@@ -685,8 +685,12 @@ def _resolve(c: Ctx, f: Frame) -> None:
     if card == played:
         c.ev("resolves", CARD_LAW[card], card=card, side=side)
     else:
-        c.ev("resolves", "19.4.2" if card in BASIC_OFF + BASIC_DEF else "20.2.4", card=card,
+        # 19.4.2: a gambit that did not win on the cards resolves basic; 19.1.2 (with
+        # 20.2.4, 21.4.7): a maneuver upgraded on the dice resolves as its rank's gambit.
+        c.ev("resolves", "19.4.2" if card in BASIC_OFF + BASIC_DEF else "19.1.2", card=card,
              side=side, played=played)
+    if len(f) > 2:
+        c.set_turn(resolved=card)
     if beaten:
         c.ev("beaten", BEATEN_LAW[beaten], card=beaten)
         _beaten(c, beaten)
@@ -1538,7 +1542,7 @@ def _end_turn(c: Ctx, f: Frame) -> None:
         frames: list[Frame] = [("runback", c.ball.owner), ("runback", 1 - c.ball.owner)]
         if t.speed_step >= 0:
             i, s = t.speed_step, c.ball.speed
-            law = "19.6.5" if burst else "19.9.5" if t.def_card == "intercept" else "6.9.3"
+            law = "19.6.5" if burst else "19.9.5" if t.resolved == "intercept" else "6.9.3"
             frames.append(("speed", i, max(1, s - c.dfn(i)), min(MAX_SPEED, s + c.dfn(i)), law))
         if t.beaten == "skilled-pass" and c.ball.carrier >= 0:
             # 19.5.5: the taker's unopposed Low Pass; its own end of turn charges the clock

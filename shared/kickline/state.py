@@ -55,6 +55,7 @@ class Turn(NamedTuple):
     double: int = -1  # the Double Team's challenger whose help lasts to a new play (19.10.4)
     partner: int = -1  # ... and the partner who challenges beside them
     beaten: str = ""  # a beaten gambit whose cost waits for the turn's end (19.5.5, 19.6.5)
+    resolved: str = ""  # advanced mode: the card the maneuver resolved as, at its tier (19.4)
 
 
 TURN_BASE = 10  # the turn's plain length before the advanced-mode fields

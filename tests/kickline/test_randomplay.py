@@ -55,3 +55,27 @@ def test_every_legal_decision_applies_at_every_step(board: int) -> None:
     assert total["failures"] == [], "\n".join(total["failures"][:10])
     assert total["matches"] == DEEP_PER_BOARD
     assert total["options_applied"] > total["steps"]
+
+
+ADVANCED_PAIRS = [("training", "training"), ("fire-demons", "telekinetics"),
+                  ("cyborgs", "oozes"), ("telekinetics", "fire-demons"), ("oozes", "training")]
+
+
+@pytest.mark.parametrize("board", [7, 9])
+def test_a_few_advanced_matches_keep_the_contract(board: int) -> None:
+    """Advanced mode (the gambits, Law 19) under the same checks, quickly."""
+    total = _total([run_many(board, range(3), False, "advanced", ("training", "training"))])
+    assert total["failures"] == [], "\n".join(total["failures"][:10])
+    assert total["matches"] == 3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("board", [7, 9])
+def test_random_play_keeps_the_contract_in_advanced_mode(board: int) -> None:
+    jobs = [(board, range(k * 1000, k * 1000 + 40), False, "advanced", pair)
+            for k, pair in enumerate(ADVANCED_PAIRS)]
+    workers = max(1, min(len(jobs), os.cpu_count() or 1))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        total = _total(list(pool.map(run_many, *zip(*jobs, strict=True))))
+    assert total["failures"] == [], "\n".join(total["failures"][:10])
+    assert total["matches"] == 40 * len(ADVANCED_PAIRS)
