@@ -13,6 +13,7 @@ import pytest
 from scenario import HOME, VISITORS, Match, position, refused
 
 import kickline
+from kickline.decisions import Decision
 from kickline.engine import gambit_tier
 
 # Board 7: H1 H2 M1 M2 M3 V1 V2.  Slots: 0 FB 1/6, 1-2 D 2/5, 3 MF 3/4, 4-5 PM 4/3, 6 W 5/2,
@@ -565,3 +566,11 @@ def test_gambit_tier(played: tuple[str, str], cards: str, winner: str,
                      test: dict[str, dict[str, Any]] | None, abilities: tuple[str, str],
                      expected: tuple[str, str]) -> None:
     assert gambit_tier(played, cards, winner, test, abilities) == expected
+
+
+@pytest.mark.parametrize("text", ["card skilled-pass", "card dribble-burst", "card setup-pass",
+                                  "card clear", "card intercept", "card double-team",
+                                  "aim 0", "aim 4", "drive 3", "partner v3", "scorch force",
+                                  "scorch accept"])
+def test_gambit_decisions_parse(text: str) -> None:
+    assert Decision.decode(text).encode() == text
