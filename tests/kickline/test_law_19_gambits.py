@@ -574,3 +574,66 @@ def test_gambit_tier(played: tuple[str, str], cards: str, winner: str,
                                   "scorch accept"])
 def test_gambit_decisions_parse(text: str) -> None:
     assert Decision.decode(text).encode() == text
+
+
+# --- more of each gambit's text -----------------------------------------------------------
+
+
+def test_19_5_4_midfielder_adds_3_for_their_own_skilled_pass() -> None:
+    s = position(home={"h3": "M2", "h0": "H1"}, visitors={"v4": "M2", "v0": "V2"},
+                 ball="M2", score=(0, 1), **ADV)
+    m = Match(s).do("action maneuver", "card skilled-pass", "card deflect").roll(5, 5)
+    assert m.last("skill-test")["offense"]["midfielder"] == 3
+
+
+def test_19_5_5_beaten_by_an_intercept_the_interceptor_passes_unopposed() -> None:
+    m = duel(score=(0, 1), injured=["v0"], visitors={"v3": "M3"})
+    m.do("card skilled-pass", "card intercept")
+    assert m.last("intercept")["to"] == "M1" and m.last("beaten")["card"] == "skilled-pass"
+    while m.frame in ("run", "speed"):
+        m.do(m.legal()[0])
+    assert m.last("speed")["law"] == "19.9.5"
+    assert m.last("unopposed-low-pass")["player"] == "v4"
+
+
+def test_19_6_2_a_burst_from_the_last_space_goes_nowhere_and_costs_nothing() -> None:
+    s = position(home={"h4": "V2", "h0": "H1"}, visitors={"v4": "V2", "v0": "H2"},
+                 ball="V2", score=(0, 1), **ADV)
+    m = Match(s).do("action maneuver", "card dribble-burst", "card deflect")
+    assert m.last("forced")["decision"] == "dribble 1"
+    assert m.space("h4") == "V2" and m.tokens("h4") == 0 and m.speed == 12
+
+
+def test_21_3_4_emberdash_bursts_for_free() -> None:
+    s = position(home={"h4": "M2", "h0": "H1"}, visitors={"v4": "M2", "v0": "V2"},
+                 ball="M2", score=(0, 1), mode="advanced", teams=("fire-demons", "training"))
+    m = Match(s).do("action maneuver", "card dribble-burst", "card deflect", "dribble 3")
+    assert m.space("h4") == "V2" and m.tokens("h4") == 0
+
+
+def test_19_7_2_several_teammates_where_it_lands_the_passer_s_coach_picks() -> None:
+    m = duel(home={"h7": "V2", "h8": "V2"}, visitors={"v0": "V1"})
+    m.do("card setup-pass", "card steal", "speed 5", "aim 3")
+    assert m.legal() == ("receive h7", "receive h8")
+    m.do("receive h8", "shot take").roll(1, 1)
+    shot = m.last("score-attempt")
+    assert shot["player"] == "h8" and shot["attack"]["striker"] == 3  # a set-up (8)
+
+
+def test_19_7_3_aim_0_onto_a_teammate_sharing_the_space() -> None:
+    s = position(home={"h4": "M3", "h3": "M3", "h0": "H1"}, visitors={"v4": "M3", "v0": "V2"},
+                 ball="M3", score=(0, 1), carrier="h4", **ADV)
+    m = Match(s).do("action maneuver", "card setup-pass", "card steal", "speed 1", "aim 0")
+    assert m.frame == "setup" and m.state.ball.carrier == 3
+    assert m.space("h4") == "M3"  # a Setup Pass does not send the passer forward
+
+
+def test_19_10_4_the_pair_challenges_from_where_they_stand_until_a_new_play() -> None:
+    m = duel(score=(1, 0), visitors={"v3": "M3"}, home={"h6": "M2"}, carrier="h4")
+    m.do("card dribble", "card double-team")  # h4, v4, v3 on H2
+    m.do("action maneuver", "card low-pass", "card pressure", "pass h6")  # it beats Pressure
+    assert m.owner == HOME and m.ball == "M2"
+    m.do("action maneuver")
+    assert m.last("challenger") == {"t": "challenger", "law": "19.10.4", "player": "v4",
+                                    "partner": "v3"}
+    assert m.space("v4") == "H2" and not m.find("send")
