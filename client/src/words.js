@@ -13,6 +13,13 @@ export const CARDS = {
   deflect: ["Deflect", "knock the ball away"],
   steal: ["Steal", "take the ball and run it back"],
   pressure: ["Pressure", "force the handler back"],
+  // Advanced mode's gambits (Law 19): offered while your team is behind.
+  "skilled-pass": ["Skilled Pass", "to any teammate within 3; speed +3"],
+  "dribble-burst": ["Dribble Burst", "run up to 4; ball at 12; a token a space"],
+  "setup-pass": ["Setup Pass", "set the speed, pick it out 0, 1 or 3 ahead; costs 2"],
+  clear: ["Clear", "knock it 3 back; speed -3"],
+  intercept: ["Intercept", "take the ball and carry it forward"],
+  "double-team": ["Double Team", "push the handler 2 back, with help"],
 };
 
 export const KINDS = {
@@ -23,11 +30,14 @@ export const KINDS = {
   clear: "Clear a player", sub: "Substitute", formation: "Formation", move: "Move a player",
   swap: "Swap two players", finish: "Done", skip: "Skip coaching", order: "Shootout order",
   shooter: "Choose your shooter",
+  scorch: "Force the skill test?", aim: "Setup Pass distance", drive: "Drive it further back",
+  partner: "Choose the Double Team partner",
 };
 
 export const ENUM_WORDS = {
   home: "Home", visitors: "Visitors", maneuver: "Maneuver", shoot: "Shoot", timeout: "Time out",
-  take: "Take it", decline: "Decline", none: "No one",
+  take: "Take it", decline: "Decline", none: "No one", force: "Force the test",
+  accept: "Accept the loss",
 };
 
 export function playerLabel(view, id) {

@@ -17,13 +17,18 @@ from .errors import MalformedDecision
 _PLAYER = re.compile(r"^[hv][0-8]$")
 _SPACE = re.compile(r"^[HMV][1-3]$")
 _INT = re.compile(r"^(?:[1-9][0-9]?)$")
+_DIST = re.compile(r"^(?:0|[1-9][0-9]?)$")
 
 OFFENSE_CARDS = ("dribble", "high-pass", "low-pass")
 DEFENSE_CARDS = ("deflect", "pressure", "steal")
-CARDS = OFFENSE_CARDS + DEFENSE_CARDS
+# Advanced mode's gambits (19.5-19.10).
+OFFENSE_GAMBITS = ("dribble-burst", "setup-pass", "skilled-pass")
+DEFENSE_GAMBITS = ("clear", "double-team", "intercept")
+CARDS = OFFENSE_CARDS + DEFENSE_CARDS + OFFENSE_GAMBITS + DEFENSE_GAMBITS
 FORMATION_NAMES = ("1-2-3", "1-3-2", "2-2-2", "2-3-1", "3-2-1")
 
-# kind -> argument shape.  "P" player, "S" space, "N" number 1-99, "*P" 1-9 players,
+# kind -> argument shape.  "P" player, "S" space, "N" number 1-99, "D" distance 0-99,
+# "*P" 1-9 players,
 # a tuple is an enumeration.
 _SHAPES: dict[str, tuple[object, ...]] = {
     "toss": (("home", "visitors"),),
@@ -51,6 +56,10 @@ _SHAPES: dict[str, tuple[object, ...]] = {
     "shooter": ("P",),
     "declare": (("both", "boost", "none", "overdrive"),),  # 20.3.5, 21.4.3
     "join": (("no", "yes"),),  # 21.6.1 Glompex
+    "scorch": (("accept", "force"),),
+    "aim": ("D",),
+    "drive": ("N",),
+    "partner": ("P",),
 }
 
 
@@ -70,6 +79,7 @@ def _check(kind: str, args: tuple[str, ...]) -> None:
             or (want == "P|none" and (arg == "none" or _PLAYER.match(arg)))
             or (want == "S" and _SPACE.match(arg))
             or (want == "N" and _INT.match(arg))
+            or (want == "D" and _DIST.match(arg))
             or (isinstance(want, tuple) and arg in want)
         )
         if not ok:

@@ -39,11 +39,23 @@ from .state import (
 
 Event = dict[str, Any]
 
-OFF_RANK = {"low-pass": 1, "dribble": 2, "high-pass": 3}
-DEF_RANK = {"deflect": 1, "steal": 2, "pressure": 3}
+BASIC_OFF = ("dribble", "high-pass", "low-pass")  # 6.2.2, sorted
+BASIC_DEF = ("deflect", "pressure", "steal")
+# 19.1.2: a gambit is the advanced version of its rank's basic card, and has its rank.
+BASIC = {
+    "skilled-pass": "low-pass", "dribble-burst": "dribble", "setup-pass": "high-pass",
+    "clear": "deflect", "intercept": "steal", "double-team": "pressure",
+}
+ADVANCED = {basic: gambit for gambit, basic in BASIC.items()}
+OFF_RANK = {"low-pass": 1, "dribble": 2, "high-pass": 3,
+            "skilled-pass": 1, "dribble-burst": 2, "setup-pass": 3}
+DEF_RANK = {"deflect": 1, "steal": 2, "pressure": 3,
+            "clear": 1, "intercept": 2, "double-team": 3}
 CARD_LAW = {
     "low-pass": "6.5", "dribble": "6.6", "high-pass": "6.7",
     "deflect": "6.8", "steal": "6.9", "pressure": "6.10",
+    "skilled-pass": "19.5", "dribble-burst": "19.6", "setup-pass": "19.7",
+    "clear": "19.8", "intercept": "19.9", "double-team": "19.10",
 }
 # The law that offers each kind of decision, named on the decision's own event.
 DECISION_LAW = {
@@ -52,7 +64,8 @@ DECISION_LAW = {
     "throw": "6.7.2", "receive": "10.1.3", "shot": "8.4.1", "pick": "10.1.3", "run": "12.4.3",
     "clear": "15.5.1", "sub": "14.5.1", "formation": "14.7.3", "move": "14.7.5",
     "swap": "14.2.1", "finish": "14.8.3", "skip": "14.8.4", "order": "17.3.1",
-    "shooter": "17.6.2", "declare": "20.3.5", "join": "21.6.1",
+    "shooter": "17.6.2", "declare": "20.3.5", "join": "21.6.1", "scorch": "21.3.8",
+    "aim": "19.7.2", "drive": "19.7.7", "partner": "19.10.2",
 }
 PERIOD_END = {1: 15, 2: 30}  # 16.1.1, 16.3.1
 MAX_SPEED = 12
@@ -140,7 +153,9 @@ class Ctx(Reads):
         self.players[i] = self.players[i]._replace(pos=pos)
 
     def exhaust(self, i: int, n: int, law: str) -> None:
-        """15.1.4; an injured player never exhausts (15.1.3)."""
+        """15.1.4; an injured player never exhausts (15.1.3); -1 is nobody."""
+        if i < 0:
+            return
         p = self.players[i]
         if n <= 0 or p.injured:
             return
@@ -300,6 +315,7 @@ def _arrangements(c: Ctx) -> dict[str, Any]:
 def _kickoff(c: Ctx, f: Frame) -> None:
     side = int(f[1])
     c.period = 1 if c.period == 0 else c.period
+    c.set_turn(double=-1, partner=-1)  # 19.10.4: a kickoff is a new play
     _reset(c, f)
     c.ball = Ball(c.B.kickoff, 1, side, -1, side)
     c.ev("kickoff", "3.4.1" if c.period == 1 else "16.4.4", side=side,
@@ -323,7 +339,8 @@ def _reset(c: Ctx, f: Frame) -> None:
 @auto("turn")
 def _turn(c: Ctx, f: Frame) -> None:
     side = c.ball.owner
-    c.turn = Turn(side=side)
+    # 19.10.4: a Double Team's help outlasts the turn, until a new play.
+    c.turn = Turn(side=side, double=c.turn.double, partner=c.turn.partner)
     here = c.on_space(side, c.ball.pos)
     if not here:
         raise AssertionError("possessing side has nobody on the ball's space")
@@ -389,7 +406,14 @@ ASK["action"] = Ask(turn_side, _action_legal, _action_answer)
 def _challenge(c: Ctx, f: Frame) -> None:
     dside = 1 - c.turn.side
     here = c.on_space(dside, c.ball.pos)
-    if len(here) == 1:
+    double = c.turn.double
+    if double >= 0 and side_of(double) == dside:
+        # 19.10.4: both of the Double Team's players challenge, from where they stand
+        # (RULING_DOUBLE_TEAM_CHALLENGES_IN_PLACE).
+        c.set_turn(challenger=double)
+        c.ev("challenger", "19.10.4", player=pid(double),
+             partner=pid(c.turn.partner) if c.turn.partner >= 0 else None)
+    elif len(here) == 1:
         c.set_turn(challenger=here[0])
         c.ev("challenger", "6.1.2", player=pid(here[0]))
     elif here:
@@ -444,9 +468,30 @@ def _send_answer(c: Ctx, f: Frame, d: str) -> None:
 ASK["send"] = Ask(lambda c, f: c.seat(int(f[2])), _send_legal, _send_answer)
 
 
+def holds_gambits(c: Reads, side: int) -> bool:
+    """19.3.1: in advanced mode a coach holds their gambits while their team is behind,
+    on goals or on Exhausted-or-Injured players among those fielded; public (19.3.2)."""
+    if c.config.mode != "advanced":
+        return False
+    if c.score[side] < c.score[1 - side]:
+        return True
+    hurt = [sum(1 for i in c.fielded(s) if c.players[i].injured or c.exhausted(i))
+            for s in (HOME, VISITORS)]
+    return hurt[side] > hurt[1 - side]
+
+
+def partner_of(c: Reads) -> int:
+    """19.10.4: the second challenger of a lasting Double Team, -1 for none."""
+    t = c.turn
+    return t.partner if t.double >= 0 and t.double == t.challenger else -1
+
+
 @auto("cards")
 def _cards(c: Ctx, f: Frame) -> None:
     if c.turn.challenger >= 0:
+        if c.config.mode == "advanced":  # 19.2.1: gambits only against a challenge
+            c.ev("gambits", "19.3.2", home=holds_gambits(c, HOME),
+                 visitors=holds_gambits(c, VISITORS))
         c.then(*(("glompex", i) for i in _glompex(c)), ("cards_secret",))
     else:
         c.then(("card_solo",))
@@ -489,14 +534,72 @@ def _card_solo_answer(c: Ctx, f: Frame, d: str) -> None:
 
 ASK["card_solo"] = Ask(
     turn_side,
-    lambda c, f: [f"card {k}" for k in sorted(OFF_RANK)],
+    lambda c, f: [f"card {k}" for k in BASIC_OFF],  # 19.2.2: unchallenged is basic
     _card_solo_answer,
 )
 
 
 def _cards_legal(c: Ctx, f: Frame, side: int) -> list[str]:
-    ranks = OFF_RANK if side == c.turn.side else DEF_RANK
-    return [f"card {k}" for k in sorted(ranks)]
+    basic = BASIC_OFF if side == c.turn.side else BASIC_DEF
+    cards = list(basic)
+    if holds_gambits(c, side):  # 19.2.2: six cards instead of three
+        cards += [ADVANCED[k] for k in basic]
+    return sorted(f"card {k}" for k in cards)
+
+
+def gambit_tier(
+    played: tuple[str, str],
+    cards: str,
+    winner: str,
+    test: dict[str, dict[str, Any]] | None = None,
+    abilities: tuple[str, str] = ("", ""),
+) -> tuple[str, str]:
+    """Which card resolves, at which tier, and whose gambit cost lands (19.4).
+
+    ``played`` is (offense card, defense card); ``cards`` what the cards said: "O" or
+    "D" for the card-winner, "T" a tie, "A" an injured participant's automatic tie loss
+    (19.4.2a); ``winner`` the side that resolves; ``test`` the skill test's parts per
+    side when one was rolled; ``abilities`` the two participants' personal abilities.
+    Returns the card that resolves (a gambit or a basic card) and the loser's gambit
+    whose "Beaten:" cost fires, "" for none.
+    """
+    w = 0 if winner == "O" else 1
+    mine, theirs = played[w], played[1 - w]
+    if cards == winner:  # won on the cards, with or without a forced test (19.4.2b)
+        card, cost = mine, theirs if theirs in BASIC else ""
+    else:  # a tie, or the card-loser winning a test (19.4.2a, c, 19.1.2): basic, no cost
+        card, cost = BASIC.get(mine, mine), ""
+    if test is None or card in BASIC:  # a maneuver already a gambit gains nothing more
+        return card, cost
+    loser = "D" if winner == "O" else "O"
+    pw, pl = test[winner], test[loser]
+    upgrade = (
+        pw.get("ignite") == "blaze"  # 20.2.4a
+        or (pl.get("ignite") == "burn" and abilities[1 - w] != "brightburn")  # 20.2.4b, 21.3.3
+        or (abilities[w] == "synapse" and pw.get("overdrive", 0) > 0)  # 21.4.7
+        # 21.5.4: Hexis's offensive, Dravox's defensive gambit holds on the dice
+        or (abilities[w] == ("hexis" if w == 0 else "dravox") and mine in BASIC)
+    )
+    # 20.2.5: the ignite never decides a cost; the cost above never reads it.
+    return (ADVANCED[card] if upgrade else card), cost
+
+
+def _resolve_frame(c: Ctx, winner: str, cards: str,
+                   test: dict[str, dict[str, Any]] | None = None) -> Frame:
+    """The frame that resolves ``winner``'s maneuver; in advanced mode it carries the
+    tier (19.4), elsewhere it is the plain ("resolve", side) it always was."""
+    if c.config.mode != "advanced":
+        return ("resolve", winner)
+    t = c.turn
+    abilities = (c.ability(t.handler), c.ability(t.challenger))
+    card, cost = gambit_tier((t.off_card, t.def_card), cards, winner, test, abilities)
+    return ("resolve", winner, card, cost)
+
+
+def _scorchit(c: Ctx, who: str) -> bool:
+    """21.3.8: is the participant for ``who`` Scorchit?"""
+    i = c.turn.handler if who == "O" else c.turn.challenger
+    return c.ability(i) == "scorchit"
 
 
 def _cards_resolve(c: Ctx, f: Frame, choice: tuple[str, str]) -> None:
@@ -518,7 +621,7 @@ def _cards_resolve(c: Ctx, f: Frame, choice: tuple[str, str]) -> None:
             loser = "O" if inj["O"] else "D"
             winner = "D" if loser == "O" else "O"
             c.ev("injured-tie", "6.3.2", loser=loser)  # 15.4.2a
-            c.then(("resolve", winner))
+            c.then(_resolve_frame(c, winner, "A"))  # 19.4.2a: nothing fires
         else:
             c.set_turn(test="T")
             c.then(("test_enter",))
@@ -528,18 +631,43 @@ def _cards_resolve(c: Ctx, f: Frame, choice: tuple[str, str]) -> None:
             c.ev("injured-forced-test", "6.3.2", player=pid(h if cards == "O" else ch))
             c.set_turn(test=cards)
             c.then(("test_enter",))
+        elif _scorchit(c, loser):
+            c.then(("scorch", loser, cards))
         else:
-            c.then(("resolve", cards))
+            c.then(_resolve_frame(c, cards, cards))
 
 
 SECRET["cards_secret"] = Secret(_cards_legal, _cards_resolve, "6.2.1")
 
 
+def _scorch_answer(c: Ctx, f: Frame, d: str) -> None:
+    _, loser, cards = f
+    if d == "scorch accept":
+        c.ev("scorchit-accepts", "21.3.8")
+        c.then(_resolve_frame(c, str(cards), str(cards)))
+        return
+    c.ev("scorchit-forces", "21.3.8", player=pid(c.turn.handler if loser == "O"
+                                                    else c.turn.challenger))
+    c.set_turn(test=str(cards))
+    c.then(("test_enter", loser))
+
+
+ASK["scorch"] = Ask(
+    lambda c, f: c.seat(c.turn.side if f[1] == "O" else 1 - c.turn.side),
+    lambda c, f: ["scorch accept", "scorch force"],
+    _scorch_answer,
+)
+
+
 @auto("test_enter")
 def _test_enter(c: Ctx, f: Frame) -> None:
     h, ch = c.turn.handler, c.turn.challenger
-    c.exhaust(h, 1, "6.4.1")
-    c.exhaust(ch, 1, "6.4.1")
+    if len(f) > 1:  # 21.3.8: Scorchit forcing the test pays 2, the opponent nothing
+        c.exhaust(h if f[1] == "O" else ch, R.SCORCHIT_ENTRY, "21.3.8")
+    else:
+        c.exhaust(h, 1, "6.4.1")
+        c.exhaust(ch, 1, "6.4.1")
+        c.exhaust(partner_of(c), 1, "19.10.4")  # the second challenger enters it too
     c.then(*dice(c, "test", h, ch), ("test_resolve",))
 
 
@@ -549,17 +677,25 @@ def _test_parts(c: Ctx, side: str, die: Die) -> dict[str, Any]:
         i, skill = t.handler, c.off(t.handler)
         if t.off_card == "high-pass" and c.ability(i) == "umbrik":
             skill = c.dfn(i)  # 21.5.5: Umbrik's own High Pass is played on defence
-        mf = R.MIDFIELDER_BONUS if role(i) == "MF" and t.off_card == "low-pass" else 0
+        # 6.4.2a, 19.5.4: the Midfielder's own Low Pass or Skilled Pass
+        own = t.off_card in ("low-pass", "skilled-pass")
+        mf = R.MIDFIELDER_BONUS if role(i) == "MF" and own else 0
         mod = 0
     else:
         i, skill = t.challenger, c.dfn(t.challenger)
-        mf = R.MIDFIELDER_BONUS if role(i) == "MF" and t.def_card == "steal" else 0
-        mod = c.ball.speed // 2 if t.def_card == "steal" else 0  # 6.4.2b
-    parts = {"player": pid(i), "die": die.face, "skill": skill, "midfielder": mf,
-             "speed": mod, "total": die.face + skill + mf + mod}
+        steals = t.def_card in ("steal", "intercept")  # 6.4.2, 19.9.3-19.9.4
+        mf = R.MIDFIELDER_BONUS if role(i) == "MF" and steals else 0
+        mod = c.ball.speed // 2 if steals else 0  # 6.4.2b, 19.9.3
+    parts: dict[str, Any] = {"player": pid(i), "die": die.face, "skill": skill,
+                             "midfielder": mf, "speed": mod, "total": die.face + skill + mf + mod}
     parts = die_parts(c, i, die, parts, bool(mod))
+    partner = partner_of(c)
+    if partner >= 0 and side == "D":  # 19.10.4: the test adds both defensive skills
+        parts["partner"] = {"player": pid(partner), "skill": c.dfn(partner)}
+        parts["total"] += c.dfn(partner)
+    rolling = (t.handler, t.challenger) + ((partner,) if partner >= 0 else ())
     return _with_merge(c, parts, c.turn.side if side == "O" else 1 - c.turn.side, side == "O",
-                       (t.handler, t.challenger))
+                       rolling)
 
 
 def _with_merge(c: Ctx, parts: dict[str, Any], side: int, attack: bool,
@@ -578,17 +714,18 @@ def _test_resolve(c: Ctx, f: Frame) -> None:
     do, dd = take_die(c), take_die(c)
     o, d = _test_parts(c, "O", do), _test_parts(c, "D", dd)
     h, ch = c.turn.handler, c.turn.challenger
+    partner = partner_of(c)
     if o["total"] == d["total"]:
         c.ev("skill-test", "6.4.4", offense=o, defense=d, winner="tie")
         c.exhaust(h, 1, "6.4.4")
         c.exhaust(ch, 1, "6.4.4")
+        c.exhaust(partner, 1, "19.10.4")
         c.then(*dice(c, "test", h, ch), ("test_resolve",))  # 20.3.6: declared afresh
         return
     winner = "O" if o["total"] > d["total"] else "D"
     c.ev("skill-test", "6.4.3", offense=o, defense=d, winner=winner)
-    # The tier hook of 20.2.4 / 21.3.3 / 21.4.7 belongs here, once gambits exist: o and
-    # d carry "ignite" and "overdrive", and ``winner`` says which side won the dice.
-    c.then(*_injury_checks(c, (h, ch)), ("resolve", winner))
+    who = (h, ch, partner) if partner >= 0 else (h, ch)
+    c.then(*_injury_checks(c, who), _resolve_frame(c, winner, c.turn.test, {"O": o, "D": d}))
 
 
 def _injury_checks(c: Ctx, who: tuple[int, ...]) -> list[Frame]:
@@ -758,11 +895,44 @@ def _ignite(c: Ctx, f: Frame) -> None:
 @auto("resolve")
 def _resolve(c: Ctx, f: Frame) -> None:
     who = f[1]
-    card = c.turn.off_card if who == "O" else c.turn.def_card
+    played = c.turn.off_card if who == "O" else c.turn.def_card
+    # Advanced mode names the tier the card resolves at and the cost that lands (19.4).
+    card = str(f[2]) if len(f) > 2 else played
+    beaten = str(f[3]) if len(f) > 3 else ""
     c.set_turn(cost=c.turn.cost + R.maneuver_cost(card))
-    c.ev("resolves", CARD_LAW[card], card=card, side=c.turn.side if who == "O" else
-         1 - c.turn.side)
+    side = c.turn.side if who == "O" else 1 - c.turn.side
+    if card == played:
+        c.ev("resolves", CARD_LAW[card], card=card, side=side)
+    else:
+        # 19.4.2: a gambit that did not win on the cards resolves basic; 19.1.2 (with
+        # 20.2.4, 21.4.7): a maneuver upgraded on the dice resolves as its rank's gambit.
+        c.ev("resolves", "19.4.2" if card in BASIC_OFF + BASIC_DEF else "19.1.2", card=card,
+             side=side, played=played)
+    if len(f) > 2:
+        c.set_turn(resolved=card)
+    if beaten:
+        c.ev("beaten", BEATEN_LAW[beaten], card=beaten)
+        _beaten(c, beaten)
     RESOLVERS[card](c)
+
+
+BEATEN_LAW = {
+    "skilled-pass": "19.5.5", "dribble-burst": "19.6.5", "setup-pass": "19.7.7",
+    "clear": "19.8.5", "intercept": "19.9.7", "double-team": "19.10.5",
+}
+
+
+def _beaten(c: Ctx, card: str) -> None:
+    """Each gambit's "Beaten:" cost, read before the winning card resolves: those that
+    act after it are queued beneath its frames or kept on the turn for its end."""
+    if card == "clear":
+        c.exhaust(c.turn.challenger, R.BEATEN_CLEAR_TOKENS, "19.8.5")
+    elif card == "dribble-burst":
+        c.then(("burst_lost",))
+    elif card == "double-team":
+        c.then(("double", "beaten", c.ball.pos))
+    else:  # skilled-pass (end of turn), setup-pass (the drive), intercept (no contest)
+        c.set_turn(beaten=card)
 
 
 def ball_moves(c: Ctx, to: int, law: str, carried: tuple[int, ...] = ()) -> None:
@@ -793,13 +963,32 @@ def low_pass_receivers(c: Reads) -> list[int]:
     return targets + [i for i in c.on_space(side, pos) if i != h]
 
 
+def skilled_pass_receivers(c: Reads) -> list[int]:
+    """19.5.2: any teammate within 3 spaces either way or on the ball's space; nobody
+    blocks; never the passer."""
+    side, h, pos = c.turn.side, c.turn.handler, c.ball.pos
+    return [i for i in c.fielded(side)
+            if i != h and abs(c.players[i].pos - pos) <= R.SKILLED_PASS_REACH]
+
+
+def _skilled_pass(c: Ctx) -> None:
+    if skilled_pass_receivers(c):
+        c.then(("pass_to", "skilled"))
+    else:  # 19.5.3: everything else is a Low Pass's, so 6.5.5's roll forward
+        _no_destination(c)
+
+
 def _low_pass(c: Ctx) -> None:
-    side, pos = c.turn.side, c.ball.pos
-    fwd = Board.fwd(side)
     targets = low_pass_receivers(c)
     if targets:
         c.then(("pass_to",))
         return
+    _no_destination(c)
+
+
+def _no_destination(c: Ctx) -> None:
+    side, pos = c.turn.side, c.ball.pos
+    fwd = Board.fwd(side)
     t, ran = c.B.step(pos, fwd, 1)  # 6.5.5
     if ran and not R.RULING_LOW_PASS_NO_DESTINATION_CLAMPS:
         # The alternative reading of OQ4: off the end is out of play, as in 6.7.6.
@@ -813,17 +1002,22 @@ def _low_pass(c: Ctx) -> None:
 
 
 def _pass_legal(c: Reads, f: Frame) -> list[str]:
-    return sorted(f"pass {pid(i)}" for i in low_pass_receivers(c))
+    skilled = len(f) > 1
+    receivers = skilled_pass_receivers(c) if skilled else low_pass_receivers(c)
+    return sorted(f"pass {pid(i)}" for i in receivers)
 
 
 def _pass_answer(c: Ctx, f: Frame, d: str) -> None:
     side, h, pos = c.turn.side, c.turn.handler, c.ball.pos
+    skilled = len(f) > 1
+    up = R.GAMBIT_SPEED_UP if skilled else 1  # 6.5.4, 19.5.3
     r = parse_pid(d.split()[1])
     rpos = c.players[r].pos
-    ball_moves(c, rpos, "6.5.2")
-    c.set_ball(pos=rpos, speed=min(MAX_SPEED, c.ball.speed + 1), owner=side, carrier=r,
+    ball_moves(c, rpos, "19.5.2" if skilled else "6.5.2")
+    c.set_ball(pos=rpos, speed=min(MAX_SPEED, c.ball.speed + up), owner=side, carrier=r,
                last=side)
-    c.ev("pass", "6.5.4", frm=pid(h), to=pid(r), space=c.sp(rpos), speed=c.ball.speed)
+    c.ev("pass", "19.5.3" if skilled else "6.5.4", frm=pid(h), to=pid(r), space=c.sp(rpos),
+         speed=c.ball.speed)
     if rpos == pos:  # 6.5.3: a pass across a shared space sends the passer forward
         t, ran = c.B.step(pos, Board.fwd(side), 1)
         if not ran:
@@ -949,6 +1143,8 @@ def _hp_receive_answer(c: Ctx, f: Frame, d: str) -> None:
         _take(c, r, "6.7.3")  # 10.4.1: a pass of 2 is simply received
         if c.B.in_range(side, int(t)):
             c.then(("setup", r, "high-pass", 0))
+    elif c.turn.beaten == "intercept":
+        _take(c, r, "19.9.7")  # a beaten Intercept: the contest is not held
     else:
         c.then(("hp_contest", r, 1))
 
@@ -990,17 +1186,64 @@ ASK["hpc_pick"] = Ask(
 
 
 def _deflect(c: Ctx) -> None:
+    k = R.FULLBACK_DEFLECT if role(c.turn.challenger) == "FB" else 1  # 6.8.3
+    _knock_back(c, "deflect", k, 1)
+
+
+def _clear(c: Ctx) -> None:
+    """19.8.2-19.8.4: a Deflect at three spaces (a Fullback's four), speed down 3."""
+    k = R.FULLBACK_CLEAR if role(c.turn.challenger) == "FB" else R.CLEAR_DISTANCE
+    _knock_back(c, "clear", k, R.CLEAR_SPEED_DROP)
+
+
+def _knock_back(c: Ctx, kind: str, k: int, drop: int) -> None:
+    if c.turn.beaten == "setup-pass":  # 19.7.7: the beater drives it further first
+        c.then(("drive", kind, k, drop))
+    else:
+        _lands_back(c, kind, k, drop)
+
+
+def _drive_options(c: Reads, k: int) -> list[int]:
+    """19.7.7 (RULING_BEATEN_SETUP_DRIVE_ADDS): 1-3 beyond the card's own distance;
+    drives the field's end cuts to the same space are one choice."""
+    back = -Board.fwd(c.turn.side)
+    seen: list[int] = [c.B.step(c.ball.pos, back, k)[0]]
+    out: list[int] = []
+    for d in R.BEATEN_SETUP_DRIVE:
+        t, _ = c.B.step(c.ball.pos, back, k + d)
+        if t not in seen:
+            seen.append(t)
+            out.append(d)
+    return out or [R.BEATEN_SETUP_DRIVE[0]]
+
+
+def _drive_answer(c: Ctx, f: Frame, d: str) -> None:
+    _, kind, k, drop = f
+    n = int(d.split()[1])
+    c.ev("drive", "19.7.7", player=pid(c.turn.challenger), spaces=n)
+    _lands_back(c, str(kind), int(k) + n, int(drop))
+
+
+ASK["drive"] = Ask(
+    def_side,
+    lambda c, f: sorted(f"drive {n}" for n in _drive_options(c, int(f[2]))),
+    _drive_answer,
+)
+
+
+def _lands_back(c: Ctx, kind: str, k: int, drop: int) -> None:
+    """6.8.2-6.8.5 and 19.8.2-19.8.3: the ball goes back ``k``, speed down ``drop``."""
+    law = "6.8" if kind == "deflect" else "19.8"
     side, ch, pos = c.turn.side, c.turn.challenger, c.ball.pos
-    k = R.FULLBACK_DEFLECT if role(ch) == "FB" else 1  # 6.8.3
     t, ran = c.B.step(pos, -Board.fwd(side), k)
-    speed = max(1, c.ball.speed - 1)
-    ball_moves(c, t, "6.8.2")
+    speed = max(1, c.ball.speed - drop)
+    ball_moves(c, t, law + ".2")
     c.set_ball(pos=t, speed=speed, owner=-1, carrier=-1, last=side)
-    c.ev("deflect", "6.8.2", player=pid(ch), to=c.sp(t), speed=speed, out_of_field=ran)
+    c.ev(kind, law + ".2", player=pid(ch), to=c.sp(t), speed=speed, out_of_field=ran)
     if ran and c.players[ch].pos == t:
-        # 6.8.5: possession flips for the deflector's scoring opportunity.
+        # 6.8.5, 19.8.3: possession flips for the player's own scoring opportunity.
         c.set_ball(owner=1 - side, carrier=ch, speed=1, last=1 - side)
-        c.then(("setup", ch, "deflect", speed))
+        c.then(("setup", ch, kind, speed))
     else:
         c.then(("settle", t))
 
@@ -1048,6 +1291,199 @@ def own_goal_risk(c: Ctx, h: int, ch: int, law: str) -> None:
     c.then(*dice(c, "own-goal", h, h), ("own_goal", h))
 
 
+def _burst(c: Ctx) -> None:
+    c.then(("burst_dist",))
+
+
+def _burst_options(c: Reads) -> list[int]:
+    """19.6.2-19.6.3: up to 4 forward (a Playmaker 5), only as far as the field goes."""
+    maxd = R.PLAYMAKER_BURST if role(c.turn.handler) == "PM" else R.BURST_REACH
+    seen: list[int] = []  # on the last space "1" is the burst the field cuts to nothing
+    dists: list[int] = []
+    for k in range(1, maxd + 1):
+        t, _ = c.B.step(c.ball.pos, Board.fwd(c.turn.side), k)
+        if t not in seen:
+            seen.append(t)
+            dists.append(k)
+    return dists
+
+
+def _burst_answer(c: Ctx, f: Frame, d: str) -> None:
+    k = int(d.split()[1])
+    h, side = c.turn.handler, c.turn.side
+    frm = c.ball.pos
+    t, _ = c.B.step(frm, Board.fwd(side), k)
+    c.move(h, t)
+    ball_moves(c, t, "19.6.2", carried=(h,))
+    c.set_ball(pos=t, owner=side, carrier=h, last=side, speed=MAX_SPEED)  # 19.6.4
+    c.ev("dribble-burst", "19.6.2", player=pid(h), to=c.sp(t), spaces=abs(t - frm),
+         speed=MAX_SPEED)
+    if c.ability(h) != "emberdash":  # 21.3.4: Emberdash's burst costs nothing
+        c.exhaust(h, abs(t - frm), "19.6.2")
+
+
+ASK["burst_dist"] = Ask(
+    turn_side,
+    lambda c, f: sorted(f"dribble {k}" for k in _burst_options(c)),
+    _burst_answer,
+)
+
+
+@auto("burst_lost")
+def _burst_lost(c: Ctx, f: Frame) -> None:
+    """19.6.5: possession is lost and the ball keeps 12; the challenger sets it after
+    the run back.  RULING_BEATEN_BURST_OWN_GOAL_FIRST (OQ12): an own-goal roll the
+    Pressure ran into keeps it instead."""
+    if c.turn.np_kind:
+        return
+    side, ch = c.turn.side, c.turn.challenger
+    c.set_ball(owner=1 - side, carrier=ch, speed=MAX_SPEED, last=1 - side)
+    c.set_turn(speed_step=ch, beaten="dribble-burst")
+    c.ev("possession-lost", "19.6.5", player=pid(ch), speed=MAX_SPEED)
+
+
+def _setup_pass(c: Ctx) -> None:
+    """19.7.2: the speed first, by up to the passer's offensive skill, then the aim."""
+    h, s = c.turn.handler, c.ball.speed
+    off = c.off(h)
+    c.then(("speed", h, max(1, s - off), min(MAX_SPEED, s + off), "19.7.2"), ("aim",))
+
+
+def setup_pass_distances(c: Reads) -> list[int]:
+    """19.7.2-19.7.4: 0 onto a teammate sharing the space, 1 and 3 (a Fullback also 4),
+    each only if it is on the field."""
+    side, h, pos = c.turn.side, c.turn.handler, c.ball.pos
+    out = [0] if [i for i in c.on_space(side, pos) if i != h] else []
+    dists = R.SETUP_DISTANCES + ((R.FULLBACK_SETUP,) if role(h) == "FB" else ())
+    return out + [k for k in dists if k <= c.B.to_end(side, pos)]
+
+
+@auto("aim")
+def _aim(c: Ctx, f: Frame) -> None:
+    if setup_pass_distances(c):
+        c.then(("aim_ask",))
+        return
+    # 19.7.6: nowhere to pick it out to: out of play, the other team gains possession.
+    side = c.turn.side
+    c.ev("out-of-play", "19.7.6", space=c.sp(c.ball.pos))
+    c.set_turn(np_kind="out", np_side=1 - side)
+
+
+def _aim_answer(c: Ctx, f: Frame, d: str) -> None:
+    k = int(d.split()[1])
+    side, h = c.turn.side, c.turn.handler
+    t = c.ball.pos + Board.fwd(side) * k
+    ball_moves(c, t, "19.7.2")
+    c.set_ball(pos=t, owner=-1, carrier=-1, last=side)
+    c.ev("setup-pass", "19.7.2", frm=pid(h), to=c.sp(t), spaces=k, speed=c.ball.speed)
+    mates = [i for i in c.on_space(side, t) if i != h]
+    if mates:  # 19.7.5: a space both sides stand on is still a teammate's
+        c.then(("sp_receive", t))
+    else:
+        c.then(("settle", t))  # 19.7.5: settles exactly as a Deflect's does
+
+
+ASK["aim_ask"] = Ask(
+    turn_side,
+    lambda c, f: sorted(f"aim {k}" for k in setup_pass_distances(c)),
+    _aim_answer,
+)
+
+
+def _sp_receive_answer(c: Ctx, f: Frame, d: str) -> None:
+    r = parse_pid(d.split()[1])
+    t = int(f[1])
+    _take(c, r, "19.7.2")
+    if c.B.in_range(c.turn.side, t):
+        c.then(("setup", r, "setup-pass", 0))  # 19.7.2, with the speed just set
+
+
+ASK["sp_receive"] = Ask(
+    turn_side,
+    lambda c, f: sorted(
+        f"receive {pid(i)}" for i in c.on_space(c.turn.side, int(f[1])) if i != c.turn.handler
+    ),
+    _sp_receive_answer,
+)
+
+
+def _intercept(c: Ctx) -> None:
+    """19.9.2: possession flips, speed 1, and challenger and ball go 1 forward for the
+    new possessor; 19.9.6: from the last space that way it is a scoring opportunity."""
+    side, ch, pos = c.turn.side, c.turn.challenger, c.ball.pos
+    new = 1 - side
+    c.set_turn(speed_step=ch)  # 19.9.5
+    if pos == c.B.attack_end(new):
+        c.set_ball(speed=1, owner=new, carrier=ch, last=new)
+        c.ev("intercept", "19.9.6", player=pid(ch), to=c.sp(pos))
+        c.then(("setup", ch, "intercept", 0))
+        return
+    t, _ = c.B.step(pos, Board.fwd(new), 1)
+    c.move(ch, t)
+    ball_moves(c, t, "19.9.2", carried=(ch,))
+    c.set_ball(pos=t, speed=1, owner=new, carrier=ch, last=new)
+    c.ev("intercept", "19.9.2", player=pid(ch), to=c.sp(t))
+
+
+def _double_team(c: Ctx) -> None:
+    side, h, pos = c.turn.side, c.turn.handler, c.ball.pos
+    if pos == c.B.own_end(side):  # 19.10.3: risks an own goal, as a Pressure does
+        own_goal_risk(c, h, c.turn.challenger, "19.10.3")  # Acidel's too (21.6.7)
+        return
+    c.then(("double", "win", pos))
+
+
+def double_partners(c: Reads, start: int) -> list[int]:
+    """19.10.2: the defending player (not the challenger) nearest the play's start;
+    several equally near are the defending coach's pick (RULING_DOUBLE_TEAM_PARTNER_TIE)."""
+    ch = c.turn.challenger
+    cands = [i for i in c.fielded(side_of(ch)) if i != ch]
+    if not cands:
+        return []
+    near = min(abs(c.players[i].pos - start) for i in cands)
+    return [i for i in cands if abs(c.players[i].pos - start) == near]
+
+
+@auto("double")
+def _double(c: Ctx, f: Frame) -> None:
+    partners = double_partners(c, int(f[2]))
+    if len(partners) > 1:
+        c.then(("dt_partner", f[1], f[2]))
+    else:
+        _double_with(c, str(f[1]), partners[0] if partners else -1)
+
+
+def _double_with(c: Ctx, kind: str, partner: int) -> None:
+    side, h, ch = c.turn.side, c.turn.handler, c.turn.challenger
+    movers = (ch, partner) if partner >= 0 else (ch,)
+    if kind == "beaten":  # 19.10.5: each 1 forward, away from their own goal, free
+        for i in movers:
+            t, _ = c.B.step(c.players[i].pos, Board.fwd(1 - side), 1)
+            c.move(i, t)
+        c.ev("double-team-beaten", "19.10.5",
+             moved={pid(i): c.sp(c.players[i].pos) for i in movers})
+        return
+    t, _ = c.B.step(c.ball.pos, -Board.fwd(side), R.DOUBLE_TEAM_PUSH)  # 19.10.2
+    c.move(h, t)
+    for i in movers:
+        c.move(i, t)  # free of exhaustion, however far they came
+    ball_moves(c, t, "19.10.2", carried=(h, *movers))
+    c.set_ball(pos=t, owner=side, carrier=h, last=side)
+    c.set_turn(double=ch, partner=partner)  # 19.10.4: both challenge until a new play
+    c.ev("double-team", "19.10.2", handler=pid(h), challenger=pid(ch),
+         partner=pid(partner) if partner >= 0 else None, to=c.sp(t))
+    if role(ch) == "D":  # 19.10.3: a Defender's steal applies as on a won Pressure
+        c.set_ball(owner=1 - side, carrier=ch, speed=1, last=1 - side)
+        c.ev("steal", "19.10.3", player=pid(ch), to=c.sp(t))
+
+
+ASK["dt_partner"] = Ask(
+    def_side,
+    lambda c, f: sorted(f"partner {pid(i)}" for i in double_partners(c, int(f[2]))),
+    lambda c, f, d: _double_with(c, str(f[1]), parse_pid(d.split()[1])),
+)
+
+
 RESOLVERS: dict[str, Callable[[Ctx], None]] = {
     "low-pass": _low_pass,
     "dribble": _dribble,
@@ -1055,6 +1491,12 @@ RESOLVERS: dict[str, Callable[[Ctx], None]] = {
     "deflect": _deflect,
     "steal": _steal,
     "pressure": _pressure,
+    "skilled-pass": _skilled_pass,
+    "dribble-burst": _burst,
+    "setup-pass": _setup_pass,
+    "clear": _clear,
+    "intercept": _intercept,
+    "double-team": _double_team,
 }
 
 
@@ -1101,9 +1543,11 @@ def _setup_answer(c: Ctx, f: Frame, d: str) -> None:
         c.then(("shot", p, 1, -1 if kind == "overshoot" else 1))
         return
     c.ev("set-up-declined", "8.4.1", player=pid(p), kind=kind)
-    if kind == "overshoot":
+    if kind == "overshoot" and c.turn.beaten == "intercept":
+        _take(c, p, "19.9.7")  # the contest 8.4.2 would owe is not held
+    elif kind == "overshoot":
         c.then(("hp_contest", p, -1))  # 8.4.2: declining the shot takes the contest
-    elif kind == "deflect":
+    elif kind in ("deflect", "clear"):
         # RULING_DECLINED_DEFLECT_SETUP: the ball settles on that space by 10.1.
         c.set_ball(owner=-1, carrier=-1, speed=int(prior_speed), last=c.turn.side)
         c.then(("settle", c.ball.pos))
@@ -1324,6 +1768,7 @@ def _end_turn(c: Ctx, f: Frame) -> None:
         c.then(("period_end",))
         return
     if np:
+        c.set_turn(double=-1, partner=-1)  # 19.10.4: a new play ends a Double Team
         side = t.np_side
         pos = c.ball.pos
         if np in ("goal", "own-goal"):
@@ -1345,18 +1790,38 @@ def _end_turn(c: Ctx, f: Frame) -> None:
             c.then(("reset",), ("coach", side, "new-play", 0, R.HALF_SUBS), ("pickup",),
                    ("clock",))
     elif turnover:
-        c.set_ball(speed=1)  # 7.3.1
+        burst = t.beaten == "dribble-burst"
+        if not burst:  # 19.6.5: the one turnover that keeps its speed
+            c.set_ball(speed=1)  # 7.3.1
         c.ev("steal-turnover", "12.4", side=c.ball.owner)
         # Part II runs back with a record of who has moved, for Charge-up (20.3.7).
         moved: tuple[int, ...] = () if c.config.mode == "training" else (0,)
         frames: list[Frame] = [("runback", c.ball.owner, *moved),
                                ("runback", 1 - c.ball.owner, *moved)]
         if t.speed_step >= 0:
-            i = t.speed_step
-            frames.append(("speed", i, 1, min(MAX_SPEED, 1 + c.dfn(i)), "6.9.3"))
-        c.then(*frames, ("clock",))
+            i, s = t.speed_step, c.ball.speed
+            law = "19.6.5" if burst else "19.9.5" if t.resolved == "intercept" else "6.9.3"
+            frames.append(("speed", i, max(1, s - c.dfn(i)), min(MAX_SPEED, s + c.dfn(i)), law))
+        if t.beaten == "skilled-pass" and c.ball.carrier >= 0:
+            # 19.5.5: the taker's unopposed Low Pass; its own end of turn charges the clock
+            frames.append(("free_pass", c.ball.carrier))
+        else:
+            frames.append(("clock",))
+        c.then(*frames)
     else:
         c.then(("clock",))
+
+
+@auto("free_pass")
+def _free_pass(c: Ctx, f: Frame) -> None:
+    """19.5.5: the defender who took a beaten Skilled Pass plays an unopposed Low Pass
+    once everyone has run back and the speed is set; it costs no clock."""
+    i = int(f[1])
+    t = c.turn
+    c.turn = Turn(side=side_of(i), handler=i, cost=t.cost, double=t.double, partner=t.partner)
+    c.ev("unopposed-low-pass", "19.5.5", player=pid(i), space=c.sp(c.ball.pos))
+    c.then(("end_turn",))
+    _low_pass(c)
 
 
 @auto("clock")

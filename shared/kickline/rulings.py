@@ -25,7 +25,23 @@ OWN_GOAL_AVOID = 7  # 11.2.1
 
 MANEUVER_COST = {
     "low-pass": 1, "dribble": 1, "high-pass": 2, "deflect": 1, "steal": 1, "pressure": 1,
+    # 19.5.1-19.10.1
+    "skilled-pass": 1, "dribble-burst": 1, "setup-pass": 2,
+    "clear": 1, "intercept": 1, "double-team": 1,
 }
+GAMBIT_SPEED_UP = 3  # 19.5.3: a Skilled Pass adds 3
+SKILLED_PASS_REACH = 3  # 19.5.2
+BURST_REACH = 4  # 19.6.2
+PLAYMAKER_BURST = 5  # 19.6.3
+SETUP_DISTANCES = (1, 3)  # 19.7.2 (0 only onto a teammate sharing the space, 19.7.3)
+FULLBACK_SETUP = 4  # 19.7.4
+CLEAR_DISTANCE = 3  # 19.8.2
+FULLBACK_CLEAR = 4  # 19.8.4
+CLEAR_SPEED_DROP = 3  # 19.8.2
+BEATEN_CLEAR_TOKENS = 2  # 19.8.5
+BEATEN_SETUP_DRIVE = (1, 2, 3)  # 19.7.7
+DOUBLE_TEAM_PUSH = 2  # 19.10.2
+SCORCHIT_ENTRY = 2  # 21.3.8
 
 
 def maneuver_cost(card: str) -> int:
@@ -68,6 +84,9 @@ RULING_FORMATION_TIES_ROSTER_ORDER = True  # 14.7.3: equal defence keeps roster 
 RULING_RUNBACK_GROUP_ORDER = True  # 12.4.1: group (a) runs before group (b)
 RULING_HALFTIME_ORDER = ("visitors", "home")  # 15.5.1, 16.4.2
 RULING_DOUBLE_TEAM_PARTNER_TIE = "defending coach"  # 19.10.2 (advanced mode)
+RULING_BEATEN_SETUP_DRIVE_ADDS = True  # OQ13, 19.7.7: a further drive after the Deflect's own
+RULING_BEATEN_BURST_OWN_GOAL_FIRST = True  # OQ12: an own-goal risk keeps the ball
+RULING_DOUBLE_TEAM_CHALLENGES_IN_PLACE = True  # 19.10.4: the pair challenge where they stand
 # Kickline's own readings, recorded in docs/RULINGS.md:
 RULING_HALFTIME_CLEAR_NEEDS_TOKENS = True  # 15.5.1: the extra clear is offered on a token
 RULING_OWN_GOAL_SURVIVOR_CARRIES = True  # 4.2.2e vs 11.3.2: carrier if still on the ball

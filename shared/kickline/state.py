@@ -50,6 +50,23 @@ class Turn(NamedTuple):
     np_side: int = -1  # side restarting play
     speed_step: int = -1  # player who sets the speed after the run back (6.9.3)
     test: str = ""  # "O"/"D": whose maneuver the skill test is for; "" no test
+    # Advanced mode only (Law 19); the plain form leaves them out while they are unset,
+    # so a training or standard state keeps the ten-item turn it always had.
+    double: int = -1  # the Double Team's challenger whose help lasts to a new play (19.10.4)
+    partner: int = -1  # ... and the partner who challenges beside them
+    beaten: str = ""  # a beaten gambit whose cost waits for the turn's end (19.5.5, 19.6.5)
+    resolved: str = ""  # advanced mode: the card the maneuver resolved as, at its tier (19.4)
+
+
+TURN_BASE = 10  # the turn's plain length before the advanced-mode fields
+
+
+def turn_plain(t: Turn) -> list[Any]:
+    """The turn as a list, without trailing advanced-mode fields still at their default."""
+    out = list(t)
+    while len(out) > TURN_BASE and out[-1] == Turn._field_defaults[Turn._fields[len(out) - 1]]:
+        out.pop()
+    return out
 
 
 class Shootout(NamedTuple):
@@ -135,6 +152,7 @@ class Reads:
     last_poss: bool
     timeouts: tuple[bool, bool]
     subs: tuple[int, int]
+    score: tuple[int, int]
     B: Board
 
     def seat(self, side: int) -> int:
@@ -270,7 +288,7 @@ class State(Reads):
             "subs": list(self.subs),
             "score": list(self.score),
             "goals": [list(g) for g in self.goals],
-            "turn": list(self.turn),
+            "turn": turn_plain(self.turn),
             "secret": list(self.secret),
             "rolls": list(self.rolls),
             "shootout": [

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from .board import HOME, SIDE_NAMES, VISITORS
-from .engine import ASK, SECRET, to_act
+from .engine import ASK, SECRET, holds_gambits, to_act
 from .roster import ROLE_SKILLS, TEAMS
 from .state import PLAIN_FORMAT, Config, State, pid, role
 
@@ -83,6 +83,23 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             orders.append(order[:shown] if order else None)
     t = s.turn
     ball = s.ball
+    turn: dict[str, Any] = {
+        "side": _side_name(t.side),
+        "handler": pid(t.handler) if t.handler >= 0 else None,
+        "challenger": pid(t.challenger) if t.challenger >= 0 else None,
+        "offense_card": t.off_card or None,
+        "defense_card": t.def_card or None,
+        "cost": t.cost,
+        "new_play": t.np_kind or None,
+        "new_play_side": _side_name(t.np_side),
+        "speed_step": pid(t.speed_step) if t.speed_step >= 0 else None,
+        "test": t.test or None,
+    }
+    if s.config.mode == "advanced" and s.home_seat >= 0:
+        # 19.3.2: who holds gambits is public, read off the scoreboard and the field;
+        # 19.10.4: so is a lasting Double Team.
+        turn["gambits"] = {SIDE_NAMES[side]: holds_gambits(s, side) for side in (HOME, VISITORS)}
+        turn["double_team"] = [pid(i) for i in (t.double, t.partner) if i >= 0] or None
     return {
         "format": PLAIN_FORMAT,
         "seat": seat,
@@ -113,18 +130,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "players": players,
         "timeouts_used": list(s.timeouts),
         "subs_left": list(s.subs),
-        "turn": {
-            "side": _side_name(t.side),
-            "handler": pid(t.handler) if t.handler >= 0 else None,
-            "challenger": pid(t.challenger) if t.challenger >= 0 else None,
-            "offense_card": t.off_card or None,
-            "defense_card": t.def_card or None,
-            "cost": t.cost,
-            "new_play": t.np_kind or None,
-            "new_play_side": _side_name(t.np_side),
-            "speed_step": pid(t.speed_step) if t.speed_step >= 0 else None,
-            "test": t.test or None,
-        },
+        "turn": turn,
         "to_act": {"kind": kind, "seats": list(seats), "secret": secret},
         "prompt": prompt,
         "secret": {
