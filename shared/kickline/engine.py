@@ -1457,6 +1457,9 @@ def _double_with(c: Ctx, kind: str, partner: int) -> None:
     side, h, ch = c.turn.side, c.turn.handler, c.turn.challenger
     movers = (ch, partner) if partner >= 0 else (ch,)
     if kind == "beaten":  # 19.10.5: each 1 forward, away from their own goal, free
+        # RULING_BEATEN_DOUBLE_TEAM_KEEPS_THE_BALL: one of them who took the ball in the
+        # winning maneuver (a Low Pass that rolled onto them) stays with it (4.2).
+        movers = tuple(i for i in movers if i != c.ball.carrier)
         for i in movers:
             t, _ = c.B.step(c.players[i].pos, Board.fwd(1 - side), 1)
             c.move(i, t)

@@ -637,3 +637,14 @@ def test_19_10_4_the_pair_challenges_from_where_they_stand_until_a_new_play() ->
     assert m.last("challenger") == {"t": "challenger", "law": "19.10.4", "player": "v4",
                                     "partner": "v3"}
     assert m.space("v4") == "H2" and not m.find("send")
+
+
+def test_19_10_5_beaten_double_team_partner_who_took_the_ball_stays_with_it() -> None:
+    # RULING_BEATEN_DOUBLE_TEAM_KEEPS_THE_BALL: h4's Low Pass finds nobody in reach and
+    # rolls onto v3, the partner; v3 keeps the ball and only v4 steps forward.
+    m = duel(score=(1, 0), home={"h0": "V2"}, visitors={"v3": "M3"})
+    m.do("card low-pass", "card double-team")
+    assert m.last("beaten")["law"] == "19.10.5"
+    assert m.last("takes-ball")["player"] == "v3"
+    assert m.last("double-team-beaten")["moved"] == {"v4": "M1"}
+    assert m.state.ball.owner == 1 and m.state.players[9 + 3].pos == m.state.ball.pos
