@@ -102,6 +102,9 @@ def greedy_bot(view: View, legal: Sequence[str], rng: _random.Random) -> str:
         return "shot decline"
     if "card" in kinds:
         return legal[rng.randrange(len(legal))]  # a mixed strategy: unpredictable on purpose
+    part_two = _part_two(r, view, legal, kinds)
+    if part_two is not None:
+        return part_two
     if "send" in kinds:
         ball = view["ball"]["space"]
         target = r.index[ball] if ball else 0
@@ -149,6 +152,51 @@ def greedy_bot(view: View, legal: Sequence[str], rng: _random.Random) -> str:
         return pick(legal, lambda d: (r.players[d.split()[1]]["injured"],
                                       -r.players[d.split()[1]]["off"], d))
     return legal[rng.randrange(len(legal))]
+
+
+def _frame_player(view: View) -> str | None:
+    """The player a Part II question is about: the first of the frame's arguments that
+    is one of mine (frames name players by index, home 0-8, visitors 9-17)."""
+    for a in view["prompt"]["args"]:
+        if isinstance(a, int) and not isinstance(a, bool) and 0 <= a < 18:
+            pid = ("h" if a < 9 else "v") + str(a % 9)
+            if view["players"][a]["side"] == view["side"]:
+                return pid
+    return None
+
+
+def _fresh_after(r: _Reader, pid: str | None, cost: int) -> bool:
+    """Can ``pid`` pay ``cost`` tokens and stay below Exhausted (Drained for a Cyborg)?"""
+    if pid is None:
+        return False
+    p = r.players[pid]
+    limit = 6 if p.get("species") == "Cyborg" else p["def"]  # 20.3.3: Drained at 7
+    return not p["injured"] and p["tokens"] + cost <= limit
+
+
+def _part_two(r: _Reader, view: View, legal: Sequence[str], kinds: set[str]) -> str | None:
+    """Choices that only standard and advanced mode ask (Laws 19-21)."""
+    me = _frame_player(view)
+    if "declare" in kinds:  # Overdrive (+5 for 3) while the Cyborg can carry the drain
+        for want, cost in (("declare both", 4), ("declare overdrive", 3)):
+            if want in legal and _fresh_after(r, me, cost):
+                return want
+        return "declare none"
+    if "join" in kinds:  # Glompex: a token to merge where the ball is
+        return "join yes" if _fresh_after(r, me, 1) else "join no"
+    if "scorch" in kinds:
+        return "scorch force" if _fresh_after(r, me, 2) else "scorch accept"
+    if "aim" in kinds:  # a Setup Pass onto a teammate in range, the longest one
+        ball = r.index[view["ball"]["space"]]
+        mine = {r.pos(p) for p in r.players if r.players[p]["side"] == r.me
+                and r.players[p]["status"] == "field"}
+        onto = [d for d in legal if ball + r.fwd() * int(d.split()[1]) in mine]
+        return max(onto or legal, key=lambda d: int(d.split()[1]))
+    if "drive" in kinds:  # drive a beaten Setup Pass as far back as allowed
+        return max(legal, key=lambda d: int(d.split()[1]))
+    if "partner" in kinds:
+        return min(legal, key=lambda d: (r.fatigue(d.split()[1]), d))
+    return None
 
 
 BOTS: dict[str, Bot] = {"greedy": greedy_bot, "random": random_bot}

@@ -1455,7 +1455,7 @@ def _double(c: Ctx, f: Frame) -> None:
 
 def _double_with(c: Ctx, kind: str, partner: int) -> None:
     side, h, ch = c.turn.side, c.turn.handler, c.turn.challenger
-    movers = (ch, partner) if partner >= 0 else (ch,)
+    movers: tuple[int, ...] = (ch, partner) if partner >= 0 else (ch,)
     if kind == "beaten":  # 19.10.5: each 1 forward, away from their own goal, free
         # RULING_BEATEN_DOUBLE_TEAM_KEEPS_THE_BALL: one of them who took the ball in the
         # winning maneuver (a Low Pass that rolled onto them) stays with it (4.2).

@@ -80,3 +80,24 @@ def test_bots_see_only_their_own_view() -> None:
         seen.append(str(view))
         assert bot(view, kickline.legal(m.state, 1), random.Random(1)).startswith("card ")
     assert all("high-pass" not in v for v in seen)
+
+
+def _cyborg_duel(tokens: int) -> Match:
+    """A training handler against a Cyborg challenger on M2; the cards tie into a test."""
+    s = position(home={"h0": "H1", "h6": "V1", "h4": "M2"},
+                 visitors={"v0": "V2", "v6": "H2", "v4": "M2"}, ball="M2", mode="standard",
+                 teams=("training", "cyborgs"), tokens={"v4": tokens})
+    return Match(s).do("action maneuver", "card dribble", "card steal")
+
+
+def test_greedy_overdrives_a_fresh_cyborg_and_spares_one_near_drained() -> None:
+    fresh = _cyborg_duel(0)
+    assert fresh.state.stack[-1][0] == "declare"
+    assert _ask(fresh, 1) == "declare overdrive"  # 3 drain leaves it well short of 7
+    assert _ask(_cyborg_duel(5), 1) == "declare none"  # 8 drain would be Drained (20.3.3)
+
+
+def test_greedy_plays_whole_advanced_matches_for_every_species_team() -> None:
+    for a, b in (("fire-demons", "cyborgs"), ("telekinetics", "oozes")):
+        state, decisions = play_match(Config("advanced", 7, (a, b)), ("greedy", "greedy"), a)
+        assert kickline.result(state) is not None and decisions > 50
