@@ -32,12 +32,14 @@ export const KINDS = {
   shooter: "Choose your shooter",
   scorch: "Force the skill test?", aim: "Setup Pass distance", drive: "Drive it further back",
   partner: "Choose the Double Team partner",
+  declare: "Overdrive before the roll? (hidden until the dice)", join: "Glompex joins the ball?",
 };
 
 export const ENUM_WORDS = {
   home: "Home", visitors: "Visitors", maneuver: "Maneuver", shoot: "Shoot", timeout: "Time out",
   take: "Take it", decline: "Decline", none: "No one", force: "Force the test",
-  accept: "Accept the loss",
+  accept: "Accept the loss", overdrive: "Overdrive (+5, drain 3)", boost: "Boost (+3, drain 1)",
+  both: "Overdrive and Boost (+8, drain 4)", yes: "Yes", no: "No",
 };
 
 export function playerLabel(view, id) {
@@ -56,6 +58,13 @@ function total(part) {
   if (part.midfielder) bits.push(`midfielder ${part.midfielder}`);
   if (part.speed) bits.push(`speed ${part.speed > 0 ? "+" : ""}${part.speed}`);
   if (part.striker) bits.push(`striker ${part.striker}`);
+  // Part II (Laws 19-21): why a total is what it is.
+  if (part.ignite) bits.push(`${part.ignite} ${part.ignite === "burn" ? "-" : "+"}${part.second}`);
+  if (part.overdrive) bits.push(`overdrive ${part.overdrive}`);
+  if (part.boost) bits.push(`boost ${part.boost}`);
+  if (part.zorch) bits.push(`Zorch ${part.zorch}`);
+  for (const m of part.merge || []) bits.push(`merge ${m.player} ${m.adds}`);
+  if (part.partner) bits.push(`partner ${part.partner.player} ${part.partner.skill}`);
   return `${part.total} (${bits.join(" + ")})`;
 }
 
@@ -104,7 +113,10 @@ export function narrate(e, view) {
     }
     case "goal": return `Goal for ${sideName(e.side)}! ${e.score[0]} : ${e.score[1]}.`;
     case "miss": return `${sideName(e.side)} miss.`;
-    case "injury-check": return `${P(e.player)} injury check: die ${e.die} against ${e.tokens} tokens: ${e.injured ? "injured" : "fine"}.`;
+    case "injury-check": {
+      const dmg = e.word === "damage";  // 20.3.4: a Cyborg's damage test, Damaged
+      return `${P(e.player)} ${dmg ? "damage test" : "injury check"}: die ${e.die} against ${e.tokens} ${dmg ? "drain" : "tokens"}: ${e.injured ? (dmg ? "damaged" : "injured") : "fine"}.`;
+    }
     case "own-goal-roll": return `Own-goal risk for ${P(e.player)}: ${e.total} (${e.dice.join(" + ")} + skill ${e.skill}); ${e.avoided ? "avoided" : "own goal!"}.`;
     case "substitution": return `${sideName(e.side)}: ${P(e.on)} comes on for ${P(e.off)}.`;
     case "formation": return `${sideName(e.side)} line up ${e.formation}.`;
@@ -122,6 +134,28 @@ export function narrate(e, view) {
     case "shootout-won": return `${sideName(e.side)} win the shootout!`;
     case "sudden-death": return "Sudden death!";
     case "new-play": case "reset": return null;
+    case "ignite": return `${P(e.player)}'s die ignites (${e.face}): ${e.kind === "burn" ? "a burn, -" : "a blaze, +"}${e.second}.`;
+    case "overdrive": return `${P(e.player)} Overdrives: +${e.bonus}${e.drain ? `, drain ${e.drain}` : ""}.`;
+    case "boost": return `${P(e.player)} Boosts: +${e.bonus}.`;
+    case "clear": return `${P(e.player)} clears ${e.n} ${e.word === "drain" ? "drain" : "token"}${e.n === 1 ? "" : "s"} (${e.tokens} left).`;
+    case "gambits": {
+      const who = [e.home && "Home", e.visitors && "Visitors"].filter(Boolean);
+      return who.length ? `${who.join(" and ")} may play gambits (behind).` : null;
+    }
+    case "glompex-joins": return `${P(e.player)} joins the ball at ${e.to}.`;
+    case "acidel": return `${P(e.player)} turns the pressure into a shot at ${e.space}.`;
+    case "slitheron": return `${P(e.player)} slithers in and takes the ball without a roll.`;
+    case "dribble-burst": return `${P(e.player)} bursts ${e.spaces} to ${e.to}; speed 12.`;
+    case "setup-pass": return `${P(e.frm)} sets it up ${e.spaces} ahead at ${e.to}; speed ${e.speed}.`;
+    case "intercept": return `${P(e.player)} intercepts and carries it to ${e.to}.`;
+    case "double-team": return `${P(e.challenger)}${e.partner ? ` and ${P(e.partner)}` : ""} double-team ${P(e.handler)} back to ${e.to}.`;
+    case "double-team-beaten": return `The Double Team is beaten: ${Object.entries(e.moved).map(([k, v]) => `${k} to ${v}`).join(", ") || "nobody moves"}.`;
+    case "beaten": return `${CARDS[e.card]?.[0] || e.card} is beaten and pays for it.`;
+    case "drive": return `${P(e.player)} drives it ${e.spaces} further back.`;
+    case "possession-lost": return `Possession lost; ${P(e.player)} has it at speed ${e.speed}.`;
+    case "scorchit-forces": return `${P(e.player)} forces a skill test.`;
+    case "scorchit-accepts": return "Scorchit accepts the loss.";
+    case "unopposed-low-pass": return `${P(e.player)} plays an unopposed Low Pass from ${e.space}.`;
     default: {
       const rest = Object.entries(e).filter(([k]) => k !== "t" && k !== "law")
         .map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ");
