@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import permutations
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import rulings as R
 from .board import HOME, VISITORS, Board
@@ -52,18 +52,29 @@ DECISION_LAW = {
     "throw": "6.7.2", "receive": "10.1.3", "shot": "8.4.1", "pick": "10.1.3", "run": "12.4.3",
     "clear": "15.5.1", "sub": "14.5.1", "formation": "14.7.3", "move": "14.7.5",
     "swap": "14.2.1", "finish": "14.8.3", "skip": "14.8.4", "order": "17.3.1",
-    "shooter": "17.6.2",
+    "shooter": "17.6.2", "pull": "20.4.1", "smooth": "20.4.9", "fly": "21.5.7",
 }
 PERIOD_END = {1: 15, 2: 30}  # 16.1.1, 16.3.1
 MAX_SPEED = 12
 
 
+class Movement(NamedTuple):
+    """A live ball's movement waiting for its Mind Pull and Smooth offers (20.4)."""
+
+    frm: int
+    to: int
+    carried: tuple[int, ...]
+    side: int  # whose ball it was as it moved: the other side may pull it
+    pull: bool
+    smooth: bool
+    exclude: int  # the receiver the movement delivers it to, never offered a Smooth
+    marker: int  # stack index of the ("moved",) frame under what the movement led to
 
 
 class Ctx(Reads):
     """A mutable working copy of a :class:`State`, private to one ``apply``."""
 
-    __slots__ = (*STATE_FIELDS, "B", "events", "pending")
+    __slots__ = (*STATE_FIELDS, "B", "events", "pending", "moving")
 
     config: Config
     version: int
@@ -85,6 +96,7 @@ class Ctx(Reads):
     B: Board
     events: list[Event]
     pending: tuple[int, tuple[str, ...]] | None  # the next question's seat and options
+    moving: Movement | None  # a ball movement whose 20.4 offers are not yet scheduled
 
     def __init__(self, s: State) -> None:
         for name in STATE_FIELDS:
@@ -95,6 +107,7 @@ class Ctx(Reads):
         self.B = s.board
         self.events = []
         self.pending = None
+        self.moving = None
 
     def freeze(self) -> State:
         values = {name: getattr(self, name) for name in STATE_FIELDS}
@@ -403,6 +416,9 @@ def _send_answer(c: Ctx, f: Frame, d: str) -> None:
             c.then(("contest", x1, p, x2, "10.4"))
         else:
             _take(c, int(x1), "10.4.1")
+            _zytheris_after_contest(c, int(x1), int(x2))
+    elif p >= 0:
+        _receives(c, p)  # 21.3.6: picking it up (10.6) is receiving it
     # a pickup leaves the ball with nobody in particular (10.6.3)
 
 
@@ -544,15 +560,172 @@ def _resolve(c: Ctx, f: Frame) -> None:
     RESOLVERS[card](c)
 
 
-def ball_moves(c: Ctx, to: int, law: str, carried: tuple[int, ...] = ()) -> None:
+def ball_moves(
+    c: Ctx, to: int, law: str, carried: tuple[int, ...] = (), side: int = -1,
+    smooth: bool = True,
+) -> None:
     """Every movement of a live ball is announced here, with the spaces it crosses and
     who travelled with it: the client animates from it, and it is the path that the
-    Telekinetics' Mind Pull and Smooth read in standard mode (20.4.1-20.4.4)."""
+    Telekinetics' Mind Pull and Smooth read in standard mode (20.4.1-20.4.4).
+
+    Call it before scheduling what the movement leads to: outside training mode it
+    marks the stack there, so a pull or Smooth that lands can drop all of it (20.4.7,
+    20.4.12).  ``side`` is whose ball it is as it moves, when the ball does not say
+    so yet (a steal's); ``smooth=False`` defers the Smooth to the reception."""
     frm = c.ball.pos
     step = 1 if to > frm else -1
     path = [c.sp(i) for i in range(frm + step, to + step, step)] if to != frm else []
     c.ev("ball-moves", law, frm=c.sp(frm), to=c.sp(to), path=path,
          carried=[pid(i) for i in carried])
+    if to != frm:  # 20.4.3, 20.4.10: a ball that goes nowhere reaches nobody
+        side = side if side >= 0 else (c.ball.owner if c.ball.owner >= 0 else c.ball.last)
+        _mark(c, Movement(frm, to, carried, side, True, smooth, -1, 0))
+
+
+# ---------------------------------------------------------------------------
+# Mind Pull and Smooth (20.4; 21.5.1-21.5.3, 21.6.5).  A movement marks the stack
+# with ("moved",); once the code that moved the ball has scheduled what it leads to,
+# _run puts the offers on top: every pull in path order, then the Smooths (20.4.14).
+# A pull or Smooth that lands pops everything down to the mark; otherwise the mark is
+# a no-op and the movement resolves as it would have.
+def _mark(c: Ctx, m: Movement) -> None:
+    if c.config.mode == "training":
+        return  # 18.2.1: Part II does not apply
+    c.stack.append(("moved",))
+    c.moving = m._replace(marker=len(c.stack) - 1)
+
+
+def _was_carried(c: Reads, i: int, m: Movement) -> bool:
+    """20.4.4: a carried player arrived with the ball; one shoved nowhere did not."""
+    return i in m.carried and c.players[i].pos != m.frm
+
+
+def pull_offers(c: Reads, m: Movement) -> list[tuple[int, int]]:
+    """20.4.1-20.4.5, 21.5.1: (Telekinetic, space where the ball reaches them), in the
+    order the ball reaches them; several reached at once go in roster order
+    (RULING_PULLS_SAME_SPACE_ROSTER_ORDER)."""
+    step = 1 if m.to > m.frm else -1
+    path = list(range(m.frm + step, m.to + step, step))  # never the starting space
+    found: list[tuple[int, int, int]] = []
+    for i in c.fielded(1 - m.side):
+        if c.species(i) != "Telekinetic" or _was_carried(c, i, m):
+            continue
+        reach = 1 if c.ability(i) == "noxar" else 0  # 21.5.1: also the spaces beside
+        hits = [k for k, s in enumerate(path) if abs(c.players[i].pos - s) <= reach]
+        if hits:
+            found.append((hits[0], i, path[hits[0]]))
+    return [(i, s) for _, i, s in sorted(found)]
+
+
+def smooths(c: Reads, i: int) -> bool:
+    return c.species(i) == "Telekinetic" or c.ability(i) == "shpritz"  # 20.4.9, 21.6.5
+
+
+def smooth_offers(c: Reads, m: Movement) -> list[int]:
+    """20.4.9-20.4.11: the holder's players who stood where the ball arrives, other than
+    the one it is delivered to (RULING_SMOOTH_SIDE_IS_THE_HOLDERS)."""
+    b = c.ball
+    holder = b.owner if b.owner >= 0 else b.last
+    return [i for i in c.on_space(holder, m.to)
+            if smooths(c, i) and i not in (b.carrier, m.exclude) and not _was_carried(c, i, m)]
+
+
+def _offer(c: Ctx, m: Movement) -> None:
+    c.moving = None
+    frames: list[Frame] = []
+    if m.pull:
+        frames += [("pull", i, s) for i, s in pull_offers(c, m)]
+    if m.smooth:
+        frames += [("smooth", i) for i in smooth_offers(c, m)]
+    if frames:
+        c.then(*frames)
+    else:
+        assert c.stack[m.marker] == ("moved",)
+        del c.stack[m.marker]
+
+
+@auto("moved")
+def _moved(c: Ctx, f: Frame) -> None:
+    """Nothing landed: the movement has resolved as normal (20.4.7)."""
+
+
+def _preempt(c: Ctx) -> None:
+    """20.4.7, 20.4.12: drop whatever the movement led to, down to its mark."""
+    while c.stack.pop()[0] != "moved":
+        pass
+
+
+def _pull_answer(c: Ctx, f: Frame, d: str) -> None:
+    i = int(f[1])
+    if d == "pull none":
+        return
+    free = c.ability(i) == "quillon"  # 21.5.2
+    c.exhaust(i, 0 if free else R.PULL_COST, "20.4.2")  # paid whether or not it lands
+    c.then(("roll", "pull", i), ("pull_resolve", i, f[2]))
+
+
+ASK["pull"] = Ask(
+    lambda c, f: c.seat(side_of(int(f[1]))),
+    lambda c, f: sorted([f"pull {pid(int(f[1]))}", "pull none"]),
+    _pull_answer,
+)
+
+
+@auto("pull_resolve")
+def _pull_resolve(c: Ctx, f: Frame) -> None:
+    i, spot = int(f[1]), int(f[2])
+    die = c.rolls.pop(0)
+    spectra = c.ability(i) == "spectra"
+    need = R.SPECTRA_PULL_LANDS if spectra else R.PULL_LANDS
+    lands = die >= need  # 20.4.2: not a skill test, no injury check
+    c.ev("mind-pull", "21.5.3" if spectra else "20.4.1", player=pid(i), space=c.sp(spot),
+         die=die, needs=need, lands=lands)
+    if not lands:
+        return
+    _preempt(c)  # 20.4.5: the rest get no roll; 20.4.7: nor does what it led to
+    side, pos = side_of(i), c.players[i].pos  # 21.5.1: Noxar brings it to their space
+    c.set_ball(pos=pos, speed=1, owner=side, carrier=i, last=side)
+    c.ev("pulled", "20.4.8", player=pid(i), space=c.sp(pos), speed=1)
+    _receives(c, i)
+    if side == c.turn.side:
+        # A pull off the defense's ball (a steal's) hands it back to the side whose turn
+        # it is, which _end_turn cannot see as a turnover: run back here (20.4.8).
+        c.then(*_runback_frames(c))
+
+
+def _smooth_answer(c: Ctx, f: Frame, d: str) -> None:
+    i = int(f[1])
+    if d == "smooth none":
+        return
+    _preempt(c)  # 20.4.12
+    side = side_of(i)
+    # 20.4.13: not a turnover: the ball stays, its speed untouched; a run back that a
+    # turnover already caused still happens, with this player as the carrier who stays.
+    c.set_ball(owner=side, carrier=i, last=side)
+    c.ev("smooth", "21.6.5" if c.ability(i) == "shpritz" else "20.4.9", player=pid(i),
+         space=c.sp(c.ball.pos))
+    _receives(c, i)
+
+
+ASK["smooth"] = Ask(
+    lambda c, f: c.seat(side_of(int(f[1]))),
+    lambda c, f: sorted([f"smooth {pid(int(f[1]))}", "smooth none"]),
+    _smooth_answer,
+)
+
+
+def _receives(c: Ctx, i: int) -> None:
+    """21.3.6, 21.4.6: the one hook for every way a player comes to hold the ball (a pass,
+    a steal, a won contest, a pull, a Smooth, a pickup); a handler chosen on a ball
+    they already stood on has not received it."""
+    a = c.ability(i)
+    if a == "inferno":
+        c.set_ball(speed=R.INFERNO_SPEED)
+        c.ev("lights-ball", "21.3.6", player=pid(i), speed=R.INFERNO_SPEED)
+    elif a == "pulsar" and c.players[i].tokens > 0:
+        p = c.players[i]
+        c.players[i] = p._replace(tokens=p.tokens - 1)
+        c.ev("clear-token", "21.4.6", player=pid(i), tokens=p.tokens - 1)
 
 
 def low_pass_receivers(c: Reads) -> list[int]:
@@ -603,6 +776,7 @@ def _pass_answer(c: Ctx, f: Frame, d: str) -> None:
     c.set_ball(pos=rpos, speed=min(MAX_SPEED, c.ball.speed + 1), owner=side, carrier=r,
                last=side)
     c.ev("pass", "6.5.4", frm=pid(h), to=pid(r), space=c.sp(rpos), speed=c.ball.speed)
+    _receives(c, r)
     if rpos == pos:  # 6.5.3: a pass across a shared space sends the passer forward
         t, ran = c.B.step(pos, Board.fwd(side), 1)
         if not ran:
@@ -610,6 +784,8 @@ def _pass_answer(c: Ctx, f: Frame, d: str) -> None:
             c.ev("passer-steps", "6.5.3", player=pid(h), to=c.sp(t))
     if role(h) == "W" and c.B.in_range(side, rpos):
         c.then(("setup", r, "winger", 0))  # 6.5.6
+    elif c.ability(r) == "zytheris" and c.B.in_range(side, rpos):
+        c.then(("setup", r, "zytheris", 0))  # 21.5.8
 
 
 ASK["pass_to"] = Ask(turn_side, _pass_legal, _pass_answer)
@@ -699,10 +875,11 @@ ASK["throw"] = Ask(
 def _hp_land(c: Ctx, f: Frame) -> None:
     _, t, k, over, e = f
     side, h = c.turn.side, c.turn.handler
-    ball_moves(c, int(t), "6.7.2")
+    mates = [i for i in c.on_space(side, t) if i != h]  # 6.7.5
+    # 20.4.11: who the pass is delivered to is known once the receiver is chosen.
+    ball_moves(c, int(t), "6.7.2", smooth=not mates)
     c.set_ball(pos=t, owner=-1, last=side)
     c.ev("high-pass", "6.7.2", frm=pid(h), to=c.sp(t), spaces=k, overshoot=bool(over))
-    mates = [i for i in c.on_space(side, t) if i != h]  # 6.7.5
     if mates:
         c.then(("hp_receive", t, k, over))
     elif over and e == 0:
@@ -720,12 +897,21 @@ def _hp_receive_answer(c: Ctx, f: Frame, d: str) -> None:
     side = c.turn.side
     r = parse_pid(d.split()[1])
     c.ev("receiver", "6.7.4" if over else "10.4.1", player=pid(r))
+    # 20.4.11: a teammate beside the receiver may Smooth the pass before it resolves.
+    _mark(c, Movement(int(t), int(t), (), side, False, True, r, 0))
     if over:
         c.then(("setup", r, "overshoot", 0))  # 6.7.4, 8.4.2
     elif k == 2:
         _take(c, r, "6.7.3")  # 10.4.1: a pass of 2 is simply received
         if c.B.in_range(side, int(t)):
             c.then(("setup", r, "high-pass", 0))
+    elif k == 3 and c.ability(c.turn.handler) == "vorix":
+        # 21.5.6: no contest; speed 12, received, a set-up if in range.
+        c.set_ball(speed=R.VORIX_SPEED)
+        c.ev("vorix-pass", "21.5.6", player=pid(r), speed=R.VORIX_SPEED)
+        _take(c, r, "21.5.6")
+        if c.B.in_range(side, int(t)):
+            c.then(("setup", r, "vorix", 0))
     else:
         c.then(("hp_contest", r, 1))
 
@@ -777,6 +963,7 @@ def _deflect(c: Ctx) -> None:
     if ran and c.players[ch].pos == t:
         # 6.8.5: possession flips for the deflector's scoring opportunity.
         c.set_ball(owner=1 - side, carrier=ch, speed=1, last=1 - side)
+        _receives(c, ch)
         c.then(("setup", ch, "deflect", speed))
     else:
         c.then(("settle", t))
@@ -787,10 +974,11 @@ def _steal(c: Ctx) -> None:
     new = 1 - side
     t, _ = c.B.step(pos, -Board.fwd(new), 1)  # 6.9.2: back for the new possessor
     c.move(ch, t)
-    ball_moves(c, t, "6.9.2", carried=(ch,))
+    ball_moves(c, t, "6.9.2", carried=(ch,), side=new)
     c.set_ball(pos=t, speed=1, owner=new, carrier=ch, last=new)
     c.set_turn(speed_step=ch)
     c.ev("steal", "6.9.2", player=pid(ch), to=c.sp(t))
+    _receives(c, ch)
 
 
 def _pressure(c: Ctx) -> None:
@@ -808,6 +996,7 @@ def _pressure(c: Ctx) -> None:
     if role(ch) == "D":  # 6.10.4: a Defender's won Pressure also steals
         c.set_ball(owner=1 - side, carrier=ch, speed=1, last=1 - side)
         c.ev("steal", "6.10.4", player=pid(ch), to=c.sp(t))
+        _receives(c, ch)
 
 
 RESOLVERS: dict[str, Callable[[Ctx], None]] = {
@@ -930,6 +1119,7 @@ def _take(c: Ctx, i: int, law: str) -> None:
     side = side_of(i)
     c.set_ball(owner=side, carrier=i, last=side)
     c.ev("takes-ball", law, player=pid(i), space=c.sp(c.ball.pos))
+    _receives(c, i)
 
 
 @auto("settle")
@@ -1048,6 +1238,15 @@ def _contest_resolve(c: Ctx, f: Frame) -> None:
     c.ev("contest", law, last=pa, other=pb, winner=pid(w))
     _take(c, w, "10.4.5" if law == "10.4" else "10.2.2")
     c.then(*_injury_checks(c, (a, b)))
+    if law == "10.4" and w == a:
+        _zytheris_after_contest(c, a, sign)
+
+
+def _zytheris_after_contest(c: Ctx, r: int, sign: int) -> None:
+    """21.5.8: Zytheris keeping a 3+ High Pass (won contest or none) may shoot; not after
+    declining an overshoot's set-up (sign -1), which was already that chance."""
+    if sign > 0 and c.ability(r) == "zytheris" and c.B.in_range(side_of(r), c.ball.pos):
+        c.then(("setup", r, "zytheris", 0))
 
 
 # ---------------------------------------------------------------------------
@@ -1087,9 +1286,11 @@ def _end_turn(c: Ctx, f: Frame) -> None:
             c.then(("reset",), ("coach", side, "new-play", 0, R.HALF_SUBS), ("pickup",),
                    ("clock",))
     elif turnover:
-        c.set_ball(speed=1)  # 7.3.1
+        b = c.ball
+        if b.carrier < 0 or c.ability(b.carrier) != "inferno":  # 21.3.6: after the reset
+            c.set_ball(speed=1)  # 7.3.1
         c.ev("steal-turnover", "12.4", side=c.ball.owner)
-        frames: list[Frame] = [("runback", c.ball.owner), ("runback", 1 - c.ball.owner)]
+        frames = _runback_frames(c)
         if t.speed_step >= 0:
             i = t.speed_step
             frames.append(("speed", i, 1, min(MAX_SPEED, 1 + c.dfn(i)), "6.9.3"))
@@ -1120,15 +1321,16 @@ def _uncovered(c: Ctx, side: int, zone: str) -> list[int]:
     return [s for s in c.B.spaces(zone) if s not in taken]
 
 
-def runback_options(c: Ctx, side: int) -> list[tuple[int, int]]:
-    """12.4.1: who still has to run back, and where each may go."""
+def runback_options(c: Ctx, side: int, exempt: int = -1) -> list[tuple[int, int]]:
+    """12.4.1: who still has to run back, and where each may go (never the carrier, nor
+    a Zenith who flew, 21.5.7)."""
     holder = c.ball.carrier
     ps = c.players
     mine = c.fielded(side)
     out: list[tuple[int, int]] = []
     # Group (a) first (RULING_RUNBACK_GROUP_ORDER): everyone outside their card's zone.
     for i in mine:
-        if i != holder and c.B.zones[ps[i].pos] != ps[i].zone:
+        if i not in (holder, exempt) and c.B.zones[ps[i].pos] != ps[i].zone:
             dest = _uncovered(c, side, ps[i].zone) or list(c.B.spaces(ps[i].zone))
             out += [(i, s) for s in dest]
     if out:
@@ -1142,14 +1344,20 @@ def runback_options(c: Ctx, side: int) -> list[tuple[int, int]]:
             here = [i for i in mine if ps[i].pos == x]
             if len(here) < 2:
                 continue
-            out += [(i, s) for i in here if i != holder and ps[i].zone == zone for s in unc]
+            out += [(i, s) for i in here if i not in (holder, exempt) and ps[i].zone == zone
+                    for s in unc]
     return out
+
+
+def _exempt(f: Frame) -> int:
+    """A run-back frame's third argument: a Zenith who flew and does not run (21.5.7)."""
+    return int(f[2]) if len(f) > 2 else -1
 
 
 @auto("runback")
 def _runback(c: Ctx, f: Frame) -> None:
-    if runback_options(c, int(f[1])):
-        c.then(("run", f[1]))
+    if runback_options(c, int(f[1]), _exempt(f)):
+        c.then(("run", *f[1:]))
 
 
 def _run_answer(c: Ctx, f: Frame, d: str) -> None:
@@ -1159,13 +1367,46 @@ def _run_answer(c: Ctx, f: Frame, d: str) -> None:
     c.move(i, s)
     c.ev("run-back", "12.4.3", player=pid(i), frm=c.sp(frm), to=where)
     c.exhaust(i, abs(s - frm), "12.4.3")
-    c.then(("runback", f[1]))
+    c.then(("runback", *f[1:]))
 
 
 ASK["run"] = Ask(
     arg_side,
-    lambda c, f: sorted(f"run {pid(i)} {c.sp(s)}" for i, s in runback_options(c, int(f[1]))),
+    lambda c, f: sorted(f"run {pid(i)} {c.sp(s)}"
+                        for i, s in runback_options(c, int(f[1]), _exempt(f))),
     _run_answer,
+)
+
+
+def _runback_frames(c: Ctx) -> list[Frame]:
+    """A steal's run back (12.4), each eligible Zenith first offered a flight (21.5.7)."""
+    owner = c.ball.owner
+    zeniths = [i for i in (*c.fielded(HOME), *c.fielded(VISITORS))
+               if c.ability(i) == "zenith" and not c.players[i].injured
+               and i != c.ball.carrier]
+    return [*(("zenith", z) for z in zeniths), ("runback", owner), ("runback", 1 - owner)]
+
+
+def _fly_answer(c: Ctx, f: Frame, d: str) -> None:
+    z = int(f[1])
+    if d == "fly none":
+        return
+    s = c.B.parse(d.split()[1])
+    frm = c.players[z].pos
+    c.move(z, s)
+    c.ev("flies", "21.5.7", player=pid(z), frm=c.sp(frm), to=c.sp(s))
+    c.exhaust(z, abs(s - frm), "21.5.7")
+    # Zenith then does not run back: name them on their side's run-back frame.
+    side = side_of(z)
+    k = max(k for k, g in enumerate(c.stack) if g[0] == "runback" and int(g[1]) == side)
+    c.stack[k] = ("runback", side, z)
+
+
+ASK["zenith"] = Ask(
+    lambda c, f: c.seat(side_of(int(f[1]))),
+    lambda c, f: sorted([f"fly {c.sp(s)}" for s in range(1, c.B.n + 1)
+                         if s != c.players[int(f[1])].pos] + ["fly none"]),
+    _fly_answer,
 )
 
 
@@ -1562,6 +1803,8 @@ def _finish(c: Ctx, version: int) -> tuple[State, list[Event]]:
 def _run(c: Ctx) -> None:
     """Run automatic frames until a question: a real choice, a die, or the end."""
     while True:
+        if c.moving is not None:  # what moved the ball has scheduled what follows
+            _offer(c, c.moving)
         f = c.stack[-1]
         k = f[0]
         fn = AUTO.get(k)

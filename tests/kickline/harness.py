@@ -83,18 +83,22 @@ def _pick(opts: tuple[str, ...], rng: random.Random) -> str:
     return opts[rng.randrange(len(opts))]
 
 
-def check_match(board: int, seed: int, deep: bool = False) -> Stats:
+def check_match(board: int, seed: int, deep: bool = False, mode: str = "training",
+                teams: tuple[str, str] = ("training", "training")) -> Stats:
     stats = Stats()
     try:
-        _check_match(board, seed, deep, stats)
+        _check_match(board, seed, deep, stats, mode, teams)
     except Exception as exc:  # collected, so one run reports every failing seed
         stats.failures.append(f"board {board} seed {seed}: {type(exc).__name__}: {exc}")
     return stats
 
 
-def _check_match(board: int, seed: int, deep: bool, stats: Stats) -> None:
-    rng = random.Random(f"harness:{board}:{seed}")
-    config = {"mode": "training", "board": board}
+def _check_match(board: int, seed: int, deep: bool, stats: Stats, mode: str = "training",
+                 teams: tuple[str, str] = ("training", "training")) -> None:
+    # Training keeps its original seed string, so its matches stay the same.
+    tag = "" if mode == "training" else f":{mode}:{teams[0]}:{teams[1]}"
+    rng = random.Random(f"harness:{board}:{seed}{tag}")
+    config: dict[str, Any] = {"mode": mode, "board": board, "teams": list(teams)}
     s = kickline.new_game(config)
     log: list[tuple[int, str]] = []
     prev: State | None = None
@@ -141,10 +145,11 @@ def _check_match(board: int, seed: int, deep: bool, stats: Stats) -> None:
     stats.shootouts = int(res["shootout"])
 
 
-def run_many(board: int, seeds: range, deep: bool = False) -> dict[str, Any]:
+def run_many(board: int, seeds: range, deep: bool = False, mode: str = "training",
+             teams: tuple[str, str] = ("training", "training")) -> dict[str, Any]:
     total = Stats()
     for seed in seeds:
-        st = check_match(board, seed, deep)
+        st = check_match(board, seed, deep, mode, teams)
         total.matches += st.matches
         total.steps += st.steps
         total.secret_checks += st.secret_checks
