@@ -64,6 +64,7 @@ class Movement(NamedTuple):
     frm: int
     to: int
     carried: tuple[int, ...]
+    start: tuple[int, ...]  # where each carried player stood as the ball set off
     side: int  # whose ball it was as it moved: the other side may pull it
     pull: bool
     smooth: bool
@@ -568,10 +569,12 @@ def ball_moves(
     who travelled with it: the client animates from it, and it is the path that the
     Telekinetics' Mind Pull and Smooth read in standard mode (20.4.1-20.4.4).
 
-    Call it before scheduling what the movement leads to: outside training mode it
-    marks the stack there, so a pull or Smooth that lands can drop all of it (20.4.7,
-    20.4.12).  ``side`` is whose ball it is as it moves, when the ball does not say
-    so yet (a steal's); ``smooth=False`` defers the Smooth to the reception."""
+    Call it before moving the carried players and before scheduling what the movement
+    leads to: outside training mode it marks the stack there, so a pull or Smooth that
+    lands can drop all of it (20.4.7, 20.4.12), and a carried player who ends where
+    they stood was shoved nowhere (20.4.4).  ``side`` is whose ball it is as it moves,
+    when the ball does not say so yet (a steal's); ``smooth=False`` defers the Smooth
+    to the reception."""
     frm = c.ball.pos
     step = 1 if to > frm else -1
     path = [c.sp(i) for i in range(frm + step, to + step, step)] if to != frm else []
@@ -579,7 +582,8 @@ def ball_moves(
          carried=[pid(i) for i in carried])
     if to != frm:  # 20.4.3, 20.4.10: a ball that goes nowhere reaches nobody
         side = side if side >= 0 else (c.ball.owner if c.ball.owner >= 0 else c.ball.last)
-        _mark(c, Movement(frm, to, carried, side, True, smooth, -1, 0))
+        start = tuple(c.players[i].pos for i in carried)
+        _mark(c, Movement(frm, to, carried, start, side, True, smooth, -1, 0))
 
 
 # ---------------------------------------------------------------------------
@@ -597,7 +601,7 @@ def _mark(c: Ctx, m: Movement) -> None:
 
 def _was_carried(c: Reads, i: int, m: Movement) -> bool:
     """20.4.4: a carried player arrived with the ball; one shoved nowhere did not."""
-    return i in m.carried and c.players[i].pos != m.frm
+    return i in m.carried and c.players[i].pos != m.start[m.carried.index(i)]
 
 
 def pull_offers(c: Reads, m: Movement) -> list[tuple[int, int]]:
@@ -685,7 +689,7 @@ def _pull_resolve(c: Ctx, f: Frame) -> None:
     _preempt(c)  # 20.4.5: the rest get no roll; 20.4.7: nor does what it led to
     side, pos = side_of(i), c.players[i].pos  # 21.5.1: Noxar brings it to their space
     c.set_ball(pos=pos, speed=1, owner=side, carrier=i, last=side)
-    c.ev("pulled", "20.4.8", player=pid(i), space=c.sp(pos), speed=1)
+    c.ev("pulled", "20.4.8", player=pid(i), at=c.sp(spot), space=c.sp(pos), speed=1)
     _receives(c, i)
     if side == c.turn.side:
         # A pull off the defense's ball (a steal's) hands it back to the side whose turn
@@ -813,8 +817,8 @@ def _dribble_answer(c: Ctx, f: Frame, d: str) -> None:
     h, side = c.turn.handler, c.turn.side
     frm = c.ball.pos
     t, _ = c.B.step(frm, Board.fwd(side), k)
-    c.move(h, t)
     ball_moves(c, t, "6.6.2", carried=(h,))
+    c.move(h, t)
     c.set_ball(pos=t, owner=side, carrier=h, last=side)
     # A dribble cut short by the end of the field moves only as far as the field goes.
     c.ev("dribble", "6.6.2", player=pid(h), to=c.sp(t), spaces=abs(t - frm))
@@ -898,7 +902,7 @@ def _hp_receive_answer(c: Ctx, f: Frame, d: str) -> None:
     r = parse_pid(d.split()[1])
     c.ev("receiver", "6.7.4" if over else "10.4.1", player=pid(r))
     # 20.4.11: a teammate beside the receiver may Smooth the pass before it resolves.
-    _mark(c, Movement(int(t), int(t), (), side, False, True, r, 0))
+    _mark(c, Movement(int(t), int(t), (), (), side, False, True, r, 0))
     if over:
         c.then(("setup", r, "overshoot", 0))  # 6.7.4, 8.4.2
     elif k == 2:
@@ -973,8 +977,8 @@ def _steal(c: Ctx) -> None:
     side, ch, pos = c.turn.side, c.turn.challenger, c.ball.pos
     new = 1 - side
     t, _ = c.B.step(pos, -Board.fwd(new), 1)  # 6.9.2: back for the new possessor
-    c.move(ch, t)
     ball_moves(c, t, "6.9.2", carried=(ch,), side=new)
+    c.move(ch, t)
     c.set_ball(pos=t, speed=1, owner=new, carrier=ch, last=new)
     c.set_turn(speed_step=ch)
     c.ev("steal", "6.9.2", player=pid(ch), to=c.sp(t))
@@ -988,9 +992,9 @@ def _pressure(c: Ctx) -> None:
         c.then(("roll", "own-goal", h), ("roll", "own-goal", h), ("own_goal", h))
         return
     t = pos - Board.fwd(side)
+    ball_moves(c, t, "6.10.2", carried=(h, ch))
     c.move(h, t)
     c.move(ch, t)
-    ball_moves(c, t, "6.10.2", carried=(h, ch))
     c.set_ball(pos=t, owner=side, carrier=h, last=side)
     c.ev("pressure", "6.10.2", handler=pid(h), challenger=pid(ch), to=c.sp(t))
     if role(ch) == "D":  # 6.10.4: a Defender's won Pressure also steals
