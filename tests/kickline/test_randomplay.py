@@ -55,3 +55,19 @@ def test_every_legal_decision_applies_at_every_step(board: int) -> None:
     assert total["failures"] == [], "\n".join(total["failures"][:10])
     assert total["matches"] == DEEP_PER_BOARD
     assert total["options_applied"] > total["steps"]
+
+
+# Part II: the Telekinetics on either side, so Mind Pull, Smooth and the Law 21 ball
+# abilities (pulls off steals, Zenith's flight, Vorix, Zytheris) are played at random.
+PART2_TEAMS = [("telekinetics", "oozes"), ("fire-demons", "telekinetics"),
+               ("telekinetics", "telekinetics"), ("cyborgs", "telekinetics")]
+
+
+@pytest.mark.parametrize("mode", ["standard", "advanced"])
+@pytest.mark.parametrize("teams", PART2_TEAMS)
+def test_random_play_part_two_telekinetics(mode: str, teams: tuple[str, str]) -> None:
+    matches = 300 if os.environ.get("KICKLINE_SLOW") else 6
+    jobs = [(board, range(matches), False, mode, teams) for board in (7, 9)]
+    total = _total(_run(jobs))
+    assert total["failures"] == [], "\n".join(total["failures"][:10])
+    assert total["matches"] == 2 * matches
