@@ -52,6 +52,7 @@ _SHAPES: dict[str, tuple[object, ...]] = {
     "pull": ("P|none",),  # 20.4.1 Mind Pull: the Telekinetic named tries, or nobody
     "smooth": ("P|none",),  # 20.4.9 Smooth: the player named takes the ball over, or nobody
     "fly": ("S|none",),  # 21.5.7 Zenith flies to the space named, or stays
+    "quantor": ("N",),  # 21.4.5 a High Pass of that distance with Quantor running onto it
 }
 
 

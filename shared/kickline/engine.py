@@ -53,6 +53,7 @@ DECISION_LAW = {
     "clear": "15.5.1", "sub": "14.5.1", "formation": "14.7.3", "move": "14.7.5",
     "swap": "14.2.1", "finish": "14.8.3", "skip": "14.8.4", "order": "17.3.1",
     "shooter": "17.6.2", "pull": "20.4.1", "smooth": "20.4.9", "fly": "21.5.7",
+    "quantor": "21.4.5",
 }
 PERIOD_END = {1: 15, 2: 30}  # 16.1.1, 16.3.1
 MAX_SPEED = 12
@@ -863,28 +864,53 @@ def _throw_options(c: Ctx) -> list[int]:
     return [k for k in dists if k <= e]
 
 
+def quantor_runner(c: Reads) -> int:
+    """21.4.5: the passer's Quantor teammate who may run onto this High Pass, or -1.
+    The Setup Pass half of 21.4.5 belongs with the gambits (19.7) and reads this too."""
+    h = c.turn.handler
+    return next((i for i in c.fielded(c.turn.side)
+                 if c.ability(i) == "quantor" and i != h), -1)
+
+
+def _throw_legal(c: Ctx, f: Frame) -> list[str]:
+    dists = _throw_options(c)  # every distance offered lands on the field
+    out = [f"throw {k}" for k in dists]
+    if quantor_runner(c) >= 0:
+        out += [f"quantor {k}" for k in dists]  # declared with the distance (21.4.5)
+    return sorted(out)
+
+
 def _throw_answer(c: Ctx, f: Frame, d: str) -> None:
-    k = int(d.split()[1])
+    kind, dist = d.split()
+    k = int(dist)
     side = c.turn.side
     t = c.ball.pos + Board.fwd(side) * k
-    c.then(("hp_land", t, k, 0, c.B.to_end(side, c.ball.pos)))
+    land: Frame = ("hp_land", t, k, 0, c.B.to_end(side, c.ball.pos))
+    if kind == "quantor":
+        q = quantor_runner(c)
+        c.exhaust(q, R.QUANTOR_COST, "21.4.5")
+        frm = c.players[q].pos
+        c.move(q, t)
+        c.ev("runs-onto-pass", "21.4.5", player=pid(q), frm=c.sp(frm), to=c.sp(t))
+        land = (*land, q)
+    c.then(land)
 
 
-ASK["throw"] = Ask(
-    turn_side, lambda c, f: sorted(f"throw {k}" for k in _throw_options(c)), _throw_answer
-)
+ASK["throw"] = Ask(turn_side, _throw_legal, _throw_answer)
 
 
 @auto("hp_land")
 def _hp_land(c: Ctx, f: Frame) -> None:
-    _, t, k, over, e = f
+    _, t, k, over, e = f[:5]
     side, h = c.turn.side, c.turn.handler
     mates = [i for i in c.on_space(side, t) if i != h]  # 6.7.5
     # 20.4.11: who the pass is delivered to is known once the receiver is chosen.
     ball_moves(c, int(t), "6.7.2", smooth=not mates)
     c.set_ball(pos=t, owner=-1, last=side)
     c.ev("high-pass", "6.7.2", frm=pid(h), to=c.sp(t), spaces=k, overshoot=bool(over))
-    if mates:
+    if len(f) > 5:
+        c.then(("quantor_receive", t, k, f[5]))  # 21.4.5: Quantor is the receiver
+    elif mates:
         c.then(("hp_receive", t, k, over))
     elif over and e == 0:
         # 6.7.6: nobody to throw it to: out of play, the other team gains possession.
@@ -927,6 +953,18 @@ ASK["hp_receive"] = Ask(
     ),
     _hp_receive_answer,
 )
+
+
+@auto("quantor_receive")
+def _quantor_receive(c: Ctx, f: Frame) -> None:
+    """21.4.5: Quantor receives without a contest: a set-up off a pass of 2 in range."""
+    t, k, q = int(f[1]), int(f[2]), int(f[3])
+    side = side_of(q)
+    c.ev("receiver", "21.4.5", player=pid(q))
+    _mark(c, Movement(t, t, (), (), side, False, True, q, 0))  # 20.4.11
+    _take(c, q, "21.4.5")
+    if k == 2 and c.B.in_range(side, t):
+        c.then(("setup", q, "quantor", 0))
 
 
 @auto("hp_contest")

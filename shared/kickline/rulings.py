@@ -92,6 +92,7 @@ SPECTRA_PULL_LANDS = 9  # 21.5.3
 PULL_COST = 1  # 20.4.1 (Quillon 0, 21.5.2)
 INFERNO_SPEED = 12  # 21.3.6
 VORIX_SPEED = 12  # 21.5.6
+QUANTOR_COST = 3  # 21.4.5: drain 3 to run onto the pass
 # Kickline's own readings of Law 20.4 (docs/RULINGS.md, Part II):
 RULING_PULLS_SAME_SPACE_ROSTER_ORDER = True  # 20.4.5: ties in path order go by roster slot
 RULING_PULL_SIDE_IS_THE_MOVING_BALLS = True  # 20.4.1: whose ball it is as it moves

@@ -190,3 +190,46 @@ def test_21_5_8_zytheris_shoots_after_winning_a_long_pass_contest() -> None:
     assert m.last("contest")["winner"] == "h7"
     assert m.frame == "setup" and m.state.stack[-1][2] == "zytheris"
     assert parse_pid("h7") == m.state.ball.carrier
+
+
+def test_21_4_5_quantor_runs_onto_a_long_pass_and_receives_it_uncontested() -> None:
+    """21.4.5: declared with the distance: Quantor (h6, M2) drains 3, runs onto V1 where the
+    pass of 3 lands among defenders, and simply receives it: no contest."""
+    s = position(home={"h4": "M1", "h6": "M2", "h0": "H1"}, visitors={"v0": "V1", "v6": "H2"},
+                 ball="M1", mode="advanced", teams=("cyborgs", "oozes"))
+    m = Match(s).do("action maneuver", "send none", "card high-pass")
+    assert m.legal() == ("quantor 2", "quantor 3", "throw 2", "throw 3")
+    m.do("quantor 3")
+    assert m.tokens("h6") == 3 and m.space("h6") == "V1"
+    assert m.last("takes-ball") == {"t": "takes-ball", "law": "21.4.5", "player": "h6",
+                                    "space": "V1"}
+    assert not m.find("contest") and m.owner == HOME
+
+
+def test_21_4_5_quantor_on_a_pass_of_2_in_range_is_set_up() -> None:
+    s = position(home={"h4": "M2", "h6": "M1", "h0": "H1"}, visitors={"v0": "V1", "v6": "H2"},
+                 ball="M2", mode="advanced", teams=("cyborgs", "oozes"))
+    m = Match(s).do("action maneuver", "send none", "card high-pass", "quantor 2")
+    assert m.frame == "setup" and m.state.stack[-1][2] == "quantor" and m.space("h6") == "V1"
+
+
+def test_21_4_5_never_on_quantors_own_pass_nor_outside_advanced_mode() -> None:
+    s = position(home={"h6": "M1", "h0": "H1"}, visitors={"v0": "V1", "v6": "H2"},
+                 ball="M1", mode="advanced", teams=("cyborgs", "oozes"))
+    m = Match(s).do("action maneuver", "send none", "card high-pass")
+    assert m.legal() == ("throw 2", "throw 3")
+    s = position(home={"h4": "M1", "h6": "M2", "h0": "H1"}, visitors={"v0": "V1", "v6": "H2"},
+                 ball="M1", mode="standard", teams=("cyborgs", "oozes"))
+    m = Match(s).do("action maneuver", "send none", "card high-pass")
+    assert m.legal() == ("throw 2", "throw 3")
+
+
+def test_21_4_5_a_pull_preempts_quantors_reception() -> None:
+    """20.4.7 with 21.4.5: the visitors' Telekinetic v4 on V1, where Quantor ran, pulls the
+    pass in first: Quantor has drained 3 and receives nothing."""
+    s = position(home={"h4": "M1", "h6": "M2", "h0": "H1"}, visitors={"v4": "V1", "v1": "H2"},
+                 ball="M1", mode="advanced", teams=("cyborgs", "telekinetics"))
+    m = Match(s).do("action maneuver", "send none", "card high-pass", "quantor 3")
+    assert m.legal() == ("pull none", "pull v4")
+    m.do("pull v4").roll(12)
+    assert m.owner == VISITORS and m.tokens("h6") == 3 and not m.find("takes-ball")
