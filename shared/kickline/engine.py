@@ -719,6 +719,21 @@ ASK["smooth"] = Ask(
 )
 
 
+RECEIVING_ABILITIES = ("inferno", "pulsar")
+
+
+def _receive_later(c: Ctx, i: int) -> None:
+    """A movement's receiver receives only once no pull has pre-empted it (20.4.7): call
+    last, so the frame runs before the set-up or anything else the movement queued."""
+    if c.ability(i) in RECEIVING_ABILITIES:
+        c.then(("receives", i))
+
+
+@auto("receives")
+def _receives_frame(c: Ctx, f: Frame) -> None:
+    _receives(c, int(f[1]))
+
+
 def _receives(c: Ctx, i: int) -> None:
     """21.3.6, 21.4.6: the one hook for every way a player comes to hold the ball (a pass,
     a steal, a won contest, a pull, a Smooth, a pickup); a handler chosen on a ball
@@ -781,7 +796,6 @@ def _pass_answer(c: Ctx, f: Frame, d: str) -> None:
     c.set_ball(pos=rpos, speed=min(MAX_SPEED, c.ball.speed + 1), owner=side, carrier=r,
                last=side)
     c.ev("pass", "6.5.4", frm=pid(h), to=pid(r), space=c.sp(rpos), speed=c.ball.speed)
-    _receives(c, r)
     if rpos == pos:  # 6.5.3: a pass across a shared space sends the passer forward
         t, ran = c.B.step(pos, Board.fwd(side), 1)
         if not ran:
@@ -791,6 +805,7 @@ def _pass_answer(c: Ctx, f: Frame, d: str) -> None:
         c.then(("setup", r, "winger", 0))  # 6.5.6
     elif c.ability(r) == "zytheris" and c.B.in_range(side, rpos):
         c.then(("setup", r, "zytheris", 0))  # 21.5.8
+    _receive_later(c, r)
 
 
 ASK["pass_to"] = Ask(turn_side, _pass_legal, _pass_answer)
@@ -1005,8 +1020,8 @@ def _deflect(c: Ctx) -> None:
     if ran and c.players[ch].pos == t:
         # 6.8.5: possession flips for the deflector's scoring opportunity.
         c.set_ball(owner=1 - side, carrier=ch, speed=1, last=1 - side)
-        _receives(c, ch)
         c.then(("setup", ch, "deflect", speed))
+        _receive_later(c, ch)
     else:
         c.then(("settle", t))
 
@@ -1020,7 +1035,7 @@ def _steal(c: Ctx) -> None:
     c.set_ball(pos=t, speed=1, owner=new, carrier=ch, last=new)
     c.set_turn(speed_step=ch)
     c.ev("steal", "6.9.2", player=pid(ch), to=c.sp(t))
-    _receives(c, ch)
+    _receive_later(c, ch)
 
 
 def _pressure(c: Ctx) -> None:
@@ -1038,7 +1053,7 @@ def _pressure(c: Ctx) -> None:
     if role(ch) == "D":  # 6.10.4: a Defender's won Pressure also steals
         c.set_ball(owner=1 - side, carrier=ch, speed=1, last=1 - side)
         c.ev("steal", "6.10.4", player=pid(ch), to=c.sp(t))
-        _receives(c, ch)
+        _receive_later(c, ch)
 
 
 RESOLVERS: dict[str, Callable[[Ctx], None]] = {

@@ -233,3 +233,23 @@ def test_21_4_5_a_pull_preempts_quantors_reception() -> None:
     assert m.legal() == ("pull none", "pull v4")
     m.do("pull v4").roll(12)
     assert m.owner == VISITORS and m.tokens("h6") == 3 and not m.find("takes-ball")
+
+
+def test_21_4_6_a_pass_pulled_away_from_pulsar_is_not_received() -> None:
+    """20.4.7 with 21.4.6: the visitors' Telekinetic v4 on M2 pulls the Low Pass meant for
+    Pulsar (h7) on M3: Pulsar never held it and clears nothing."""
+    s = position(home={"h4": "M1", "h7": "M3"}, visitors={"v4": "M2", "v1": "V1"},
+                 ball="M1", mode="advanced", teams=("cyborgs", "telekinetics"),
+                 tokens={"h7": 2})
+    m = Match(s).do("action maneuver", "send none", "card low-pass")
+    assert m.last("pass")["to"] == "h7" and m.legal() == ("pull none", "pull v4")
+    m.do("pull v4").roll(12)
+    assert m.tokens("h7") == 2 and not m.find("clear-token") and m.owner == VISITORS
+
+
+def test_21_3_6_inferno_receiving_a_winger_pass_shoots_at_12() -> None:
+    """21.3.6, rulings 1.1 row 1: the Winger's set-up to Inferno is taken at speed 12."""
+    s = position(home={"h6": "M2", "h2": "M3"}, visitors={"v0": "V2"}, ball="M2",
+                 mode="advanced", teams=("fire-demons", "oozes"), speed=3)
+    m = Match(s).do("action maneuver", "send none", "card low-pass")
+    assert m.frame == "setup" and m.speed == 12
