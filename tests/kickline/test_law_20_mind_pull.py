@@ -257,3 +257,15 @@ def test_20_4_8_a_pull_off_the_defenses_steal_hands_it_back_with_a_run_back() ->
     assert [e["player"] for e in m.find("run-back")] == ["v4"] and m.space("v4") == "V1"
     assert not m.find("speed")  # the visitors' speed step went with their possession
     assert m.last("handler")["player"] == "h3"
+
+
+def test_20_4_6_a_ball_brought_back_into_play_crosses_nobody() -> None:
+    """20.4.6: after a goal the ball is carried to the kickoff space, not moved over the
+    spaces between: the visitors' Telekinetics on the way are offered nothing."""
+    s = position(home={"h7": "V1", "h0": "H1"}, visitors={"v3": "M3", "v4": "M2", "v0": "V2"},
+                 ball="V1", mode="standard", teams=OOZES_V_TK)
+    m = Match(s).do("action shoot").roll(12, 1)
+    assert m.find("goal")
+    goal_at = m.events.index(m.last("goal"))
+    assert not [e for e in m.events[goal_at:] if e["t"] in ("ball-moves", "mind-pull")]
+    assert m.frame != "pull" and ("moved",) not in m.state.stack
