@@ -418,7 +418,7 @@ def _send_answer(c: Ctx, f: Frame, d: str) -> None:
             c.then(("contest", x1, p, x2, "10.4"))
         else:
             _take(c, int(x1), "10.4.1")
-            _zytheris_after_contest(c, int(x1), int(x2))
+            c.then(*_zytheris_after_contest(c, int(x1), int(x2)))
     elif p >= 0:
         _receives(c, p)  # 21.3.6: picking it up (10.6) is receiving it
     # a pickup leaves the ball with nobody in particular (10.6.3)
@@ -1294,16 +1294,16 @@ def _contest_resolve(c: Ctx, f: Frame) -> None:
     w = a if pa["total"] > pb["total"] else b
     c.ev("contest", law, last=pa, other=pb, winner=pid(w))
     _take(c, w, "10.4.5" if law == "10.4" else "10.2.2")
-    c.then(*_injury_checks(c, (a, b)))
-    if law == "10.4" and w == a:
-        _zytheris_after_contest(c, a, sign)
+    shot = _zytheris_after_contest(c, a, sign) if law == "10.4" and w == a else []
+    c.then(*_injury_checks(c, (a, b)), *shot)
 
 
-def _zytheris_after_contest(c: Ctx, r: int, sign: int) -> None:
+def _zytheris_after_contest(c: Ctx, r: int, sign: int) -> list[Frame]:
     """21.5.8: Zytheris keeping a 3+ High Pass (won contest or none) may shoot; not after
     declining an overshoot's set-up (sign -1), which was already that chance."""
     if sign > 0 and c.ability(r) == "zytheris" and c.B.in_range(side_of(r), c.ball.pos):
-        c.then(("setup", r, "zytheris", 0))
+        return [("setup", r, "zytheris", 0)]
+    return []
 
 
 # ---------------------------------------------------------------------------

@@ -253,3 +253,14 @@ def test_21_3_6_inferno_receiving_a_winger_pass_shoots_at_12() -> None:
                  mode="advanced", teams=("fire-demons", "oozes"), speed=3)
     m = Match(s).do("action maneuver", "send none", "card low-pass")
     assert m.frame == "setup" and m.speed == 12
+
+
+def test_21_5_8_zytheris_injury_check_comes_before_her_shot() -> None:
+    """15.3.1 then 21.5.8: an Exhausted Zytheris who wins the contest is checked first."""
+    s = position(home={"h4": "M1", "h7": "V1", "h0": "H1"}, visitors={"v0": "V1", "v6": "H2"},
+                 ball="M1", mode="advanced", teams=TK_V_OOZES, tokens={"h7": 3})
+    m = Match(s).do("action maneuver", "send none", "card high-pass", "throw 3")
+    m.roll(12, 1)
+    assert m.last("contest")["winner"] == "h7"
+    m.roll(12)  # her injury check: 12 beats 3 tokens
+    assert m.frame == "setup" and m.state.stack[-1][2] == "zytheris"
