@@ -60,6 +60,10 @@ _SHAPES: dict[str, tuple[object, ...]] = {
     "aim": ("D",),
     "drive": ("N",),
     "partner": ("P",),
+    "pull": ("P|none",),  # 20.4.1 Mind Pull: the Telekinetic named tries, or nobody
+    "smooth": ("P|none",),  # 20.4.9 Smooth: the player named takes the ball over, or nobody
+    "fly": ("S|none",),  # 21.5.7 Zenith flies to the space named, or stays
+    "quantor": ("N",),  # 21.4.5 a High Pass of that distance with Quantor running onto it
 }
 
 
@@ -78,6 +82,7 @@ def _check(kind: str, args: tuple[str, ...]) -> None:
             (want == "P" and _PLAYER.match(arg))
             or (want == "P|none" and (arg == "none" or _PLAYER.match(arg)))
             or (want == "S" and _SPACE.match(arg))
+            or (want == "S|none" and (arg == "none" or _SPACE.match(arg)))
             or (want == "N" and _INT.match(arg))
             or (want == "D" and _DIST.match(arg))
             or (isinstance(want, tuple) and arg in want)

@@ -65,7 +65,8 @@ DECISION_LAW = {
     "clear": "15.5.1", "sub": "14.5.1", "formation": "14.7.3", "move": "14.7.5",
     "swap": "14.2.1", "finish": "14.8.3", "skip": "14.8.4", "order": "17.3.1",
     "shooter": "17.6.2", "declare": "20.3.5", "join": "21.6.1", "scorch": "21.3.8",
-    "aim": "19.7.2", "drive": "19.7.7", "partner": "19.10.2",
+    "aim": "19.7.2", "drive": "19.7.7", "partner": "19.10.2", "pull": "20.4.1",
+    "smooth": "20.4.9", "fly": "21.5.7", "quantor": "21.4.5",
 }
 PERIOD_END = {1: 15, 2: 30}  # 16.1.1, 16.3.1
 MAX_SPEED = 12
@@ -94,12 +95,24 @@ def merge(c: Reads, side: int, attack: bool, rolling: tuple[int, ...]) -> list[d
     return out
 
 
+class Movement(NamedTuple):
+    """A live ball's movement waiting for its Mind Pull and Smooth offers (20.4)."""
+
+    frm: int
+    to: int
+    carried: tuple[int, ...]
+    start: tuple[int, ...]  # where each carried player stood as the ball set off
+    side: int  # whose ball it was as it moved: the other side may pull it
+    pull: bool
+    smooth: bool
+    exclude: int  # the receiver the movement delivers it to, never offered a Smooth
+    marker: int  # stack index of the ("moved",) frame under what the movement led to
 
 
 class Ctx(Reads):
     """A mutable working copy of a :class:`State`, private to one ``apply``."""
 
-    __slots__ = (*STATE_FIELDS, "B", "events", "pending")
+    __slots__ = (*STATE_FIELDS, "B", "events", "pending", "moving")
 
     config: Config
     version: int
@@ -121,6 +134,7 @@ class Ctx(Reads):
     B: Board
     events: list[Event]
     pending: tuple[int, tuple[str, ...]] | None  # the next question's seat and options
+    moving: Movement | None  # a ball movement whose 20.4 offers are not yet scheduled
 
     def __init__(self, s: State) -> None:
         for name in STATE_FIELDS:
@@ -131,6 +145,7 @@ class Ctx(Reads):
         self.B = s.board
         self.events = []
         self.pending = None
+        self.moving = None
 
     def freeze(self) -> State:
         values = {name: getattr(self, name) for name in STATE_FIELDS}
@@ -462,6 +477,9 @@ def _send_answer(c: Ctx, f: Frame, d: str) -> None:
             c.then(("contest", x1, p, x2, "10.4"))
         else:
             _take(c, int(x1), "10.4.1")
+            c.then(*_zytheris_after_contest(c, int(x1), int(x2)))
+    elif p >= 0:
+        _receives(c, p)  # 21.3.6: picking it up (10.6) is receiving it
     # a pickup leaves the ball with nobody in particular (10.6.3)
 
 
@@ -935,15 +953,188 @@ def _beaten(c: Ctx, card: str) -> None:
         c.set_turn(beaten=card)
 
 
-def ball_moves(c: Ctx, to: int, law: str, carried: tuple[int, ...] = ()) -> None:
+def ball_moves(
+    c: Ctx, to: int, law: str, carried: tuple[int, ...] = (), side: int = -1,
+    smooth: bool = True,
+) -> None:
     """Every movement of a live ball is announced here, with the spaces it crosses and
     who travelled with it: the client animates from it, and it is the path that the
-    Telekinetics' Mind Pull and Smooth read in standard mode (20.4.1-20.4.4)."""
+    Telekinetics' Mind Pull and Smooth read in standard mode (20.4.1-20.4.4).
+
+    Call it before moving the carried players and before scheduling what the movement
+    leads to: outside training mode it marks the stack there, so a pull or Smooth that
+    lands can drop all of it (20.4.7, 20.4.12), and a carried player who ends where
+    they stood was shoved nowhere (20.4.4).  ``side`` is whose ball it is as it moves,
+    when the ball does not say so yet (a steal's); ``smooth=False`` defers the Smooth
+    to the reception."""
     frm = c.ball.pos
     step = 1 if to > frm else -1
     path = [c.sp(i) for i in range(frm + step, to + step, step)] if to != frm else []
     c.ev("ball-moves", law, frm=c.sp(frm), to=c.sp(to), path=path,
          carried=[pid(i) for i in carried])
+    if to != frm:  # 20.4.3, 20.4.10: a ball that goes nowhere reaches nobody
+        side = side if side >= 0 else (c.ball.owner if c.ball.owner >= 0 else c.ball.last)
+        start = tuple(c.players[i].pos for i in carried)
+        _mark(c, Movement(frm, to, carried, start, side, True, smooth, -1, 0))
+
+
+# ---------------------------------------------------------------------------
+# Mind Pull and Smooth (20.4; 21.5.1-21.5.3, 21.6.5).  A movement marks the stack
+# with ("moved",); once the code that moved the ball has scheduled what it leads to,
+# _run puts the offers on top: every pull in path order, then the Smooths (20.4.14).
+# A pull or Smooth that lands pops everything down to the mark; otherwise the mark is
+# a no-op and the movement resolves as it would have.
+def _mark(c: Ctx, m: Movement) -> None:
+    if c.config.mode == "training":
+        return  # 18.2.1: Part II does not apply
+    c.stack.append(("moved",))
+    c.moving = m._replace(marker=len(c.stack) - 1)
+
+
+def _was_carried(c: Reads, i: int, m: Movement) -> bool:
+    """20.4.4: a carried player arrived with the ball; one shoved nowhere did not."""
+    return i in m.carried and c.players[i].pos != m.start[m.carried.index(i)]
+
+
+def pull_offers(c: Reads, m: Movement) -> list[tuple[int, int]]:
+    """20.4.1-20.4.5, 21.5.1: (Telekinetic, space where the ball reaches them), in the
+    order the ball reaches them; several reached at once go in roster order
+    (RULING_PULLS_SAME_SPACE_ROSTER_ORDER)."""
+    step = 1 if m.to > m.frm else -1
+    path = list(range(m.frm + step, m.to + step, step))  # never the starting space
+    found: list[tuple[int, int, int]] = []
+    for i in c.fielded(1 - m.side):
+        if c.species(i) != "Telekinetic" or _was_carried(c, i, m):
+            continue
+        reach = 1 if c.ability(i) == "noxar" else 0  # 21.5.1: also the spaces beside
+        hits = [k for k, s in enumerate(path) if abs(c.players[i].pos - s) <= reach]
+        if hits:
+            found.append((hits[0], i, path[hits[0]]))
+    return [(i, s) for _, i, s in sorted(found)]
+
+
+def smooths(c: Reads, i: int) -> bool:
+    return c.species(i) == "Telekinetic" or c.ability(i) == "shpritz"  # 20.4.9, 21.6.5
+
+
+def smooth_offers(c: Reads, m: Movement) -> list[int]:
+    """20.4.9-20.4.11: the holder's players who stood where the ball arrives, other than
+    the one it is delivered to (RULING_SMOOTH_SIDE_IS_THE_HOLDERS)."""
+    b = c.ball
+    holder = b.owner if b.owner >= 0 else b.last
+    return [i for i in c.on_space(holder, m.to)
+            if smooths(c, i) and i not in (b.carrier, m.exclude) and not _was_carried(c, i, m)]
+
+
+def _offer(c: Ctx, m: Movement) -> None:
+    c.moving = None
+    frames: list[Frame] = []
+    if m.pull:
+        frames += [("pull", i, s) for i, s in pull_offers(c, m)]
+    if m.smooth:
+        frames += [("smooth", i) for i in smooth_offers(c, m)]
+    if frames:
+        c.then(*frames)
+    else:
+        assert c.stack[m.marker] == ("moved",)
+        del c.stack[m.marker]
+
+
+@auto("moved")
+def _moved(c: Ctx, f: Frame) -> None:
+    """Nothing landed: the movement has resolved as normal (20.4.7)."""
+
+
+def _preempt(c: Ctx) -> None:
+    """20.4.7, 20.4.12: drop whatever the movement led to, down to its mark."""
+    while c.stack.pop()[0] != "moved":
+        pass
+
+
+def _pull_answer(c: Ctx, f: Frame, d: str) -> None:
+    i = int(f[1])
+    if d == "pull none":
+        return
+    free = c.ability(i) == "quillon"  # 21.5.2
+    c.exhaust(i, 0 if free else R.PULL_COST, "20.4.2")  # paid whether or not it lands
+    c.then(("roll", "pull", i), ("pull_resolve", i, f[2]))
+
+
+ASK["pull"] = Ask(
+    lambda c, f: c.seat(side_of(int(f[1]))),
+    lambda c, f: sorted([f"pull {pid(int(f[1]))}", "pull none"]),
+    _pull_answer,
+)
+
+
+@auto("pull_resolve")
+def _pull_resolve(c: Ctx, f: Frame) -> None:
+    i, spot = int(f[1]), int(f[2])
+    die = c.rolls.pop(0)
+    spectra = c.ability(i) == "spectra"
+    need = R.SPECTRA_PULL_LANDS if spectra else R.PULL_LANDS
+    lands = die >= need  # 20.4.2: not a skill test, no injury check
+    c.ev("mind-pull", "21.5.3" if spectra else "20.4.1", player=pid(i), space=c.sp(spot),
+         die=die, needs=need, lands=lands)
+    if not lands:
+        return
+    _preempt(c)  # 20.4.5: the rest get no roll; 20.4.7: nor does what it led to
+    side, pos = side_of(i), c.players[i].pos  # 21.5.1: Noxar brings it to their space
+    c.set_ball(pos=pos, speed=1, owner=side, carrier=i, last=side)
+    c.ev("pulled", "20.4.8", player=pid(i), at=c.sp(spot), space=c.sp(pos), speed=1)
+    _receives(c, i)
+    if side == c.turn.side:
+        # A pull off the defense's ball (a steal's) hands it back to the side whose turn
+        # it is, which _end_turn cannot see as a turnover: run back here (20.4.8).
+        c.then(*_runback_frames(c))
+
+
+def _smooth_answer(c: Ctx, f: Frame, d: str) -> None:
+    i = int(f[1])
+    if d == "smooth none":
+        return
+    _preempt(c)  # 20.4.12
+    side = side_of(i)
+    # 20.4.13: not a turnover: the ball stays, its speed untouched; a run back that a
+    # turnover already caused still happens, with this player as the carrier who stays.
+    c.set_ball(owner=side, carrier=i, last=side)
+    c.ev("smooth", "21.6.5" if c.ability(i) == "shpritz" else "20.4.9", player=pid(i),
+         space=c.sp(c.ball.pos))
+    _receives(c, i)
+
+
+ASK["smooth"] = Ask(
+    lambda c, f: c.seat(side_of(int(f[1]))),
+    lambda c, f: sorted([f"smooth {pid(int(f[1]))}", "smooth none"]),
+    _smooth_answer,
+)
+
+
+RECEIVING_ABILITIES = ("inferno", "pulsar")
+
+
+def _receive_later(c: Ctx, i: int) -> None:
+    """A movement's receiver receives only once no pull has pre-empted it (20.4.7): call
+    last, so the frame runs before the set-up or anything else the movement queued."""
+    if c.ability(i) in RECEIVING_ABILITIES:
+        c.then(("receives", i))
+
+
+@auto("receives")
+def _receives_frame(c: Ctx, f: Frame) -> None:
+    _receives(c, int(f[1]))
+
+
+def _receives(c: Ctx, i: int) -> None:
+    """21.3.6, 21.4.6: the one hook for every way a player comes to hold the ball (a pass,
+    a steal, a won contest, a pull, a Smooth, a pickup); a handler chosen on a ball
+    they already stood on has not received it."""
+    a = c.ability(i)
+    if a == "inferno":
+        c.set_ball(speed=R.INFERNO_SPEED)
+        c.ev("lights-ball", "21.3.6", player=pid(i), speed=R.INFERNO_SPEED)
+    elif a == "pulsar":
+        c.clear(i, 1, "21.4.6")  # never below zero
 
 
 def low_pass_receivers(c: Reads) -> list[int]:
@@ -1025,6 +1216,9 @@ def _pass_answer(c: Ctx, f: Frame, d: str) -> None:
             c.ev("passer-steps", "6.5.3", player=pid(h), to=c.sp(t))
     if role(h) == "W" and c.B.in_range(side, rpos):
         c.then(("setup", r, "winger", 0))  # 6.5.6
+    elif c.ability(r) == "zytheris" and c.B.in_range(side, rpos):
+        c.then(("setup", r, "zytheris", 0))  # 21.5.8
+    _receive_later(c, r)
 
 
 ASK["pass_to"] = Ask(turn_side, _pass_legal, _pass_answer)
@@ -1054,8 +1248,8 @@ def _dribble_answer(c: Ctx, f: Frame, d: str) -> None:
     h, side = c.turn.handler, c.turn.side
     frm = c.ball.pos
     t, _ = c.B.step(frm, Board.fwd(side), k)
-    c.move(h, t)
     ball_moves(c, t, "6.6.2", carried=(h,))
+    c.move(h, t)
     c.set_ball(pos=t, owner=side, carrier=h, last=side)
     # A dribble cut short by the end of the field moves only as far as the field goes.
     c.ev("dribble", "6.6.2", player=pid(h), to=c.sp(t), spaces=abs(t - frm))
@@ -1100,27 +1294,53 @@ def _throw_options(c: Ctx) -> list[int]:
     return [k for k in dists if k <= e]
 
 
+def quantor_runner(c: Reads) -> int:
+    """21.4.5: the passer's Quantor teammate who may run onto this High Pass, or -1.
+    The Setup Pass half of 21.4.5 belongs with the gambits (19.7) and reads this too."""
+    h = c.turn.handler
+    return next((i for i in c.fielded(c.turn.side)
+                 if c.ability(i) == "quantor" and i != h), -1)
+
+
+def _throw_legal(c: Ctx, f: Frame) -> list[str]:
+    dists = _throw_options(c)  # every distance offered lands on the field
+    out = [f"throw {k}" for k in dists]
+    if quantor_runner(c) >= 0:
+        out += [f"quantor {k}" for k in dists]  # declared with the distance (21.4.5)
+    return sorted(out)
+
+
 def _throw_answer(c: Ctx, f: Frame, d: str) -> None:
-    k = int(d.split()[1])
+    kind, dist = d.split()
+    k = int(dist)
     side = c.turn.side
     t = c.ball.pos + Board.fwd(side) * k
-    c.then(("hp_land", t, k, 0, c.B.to_end(side, c.ball.pos)))
+    land: Frame = ("hp_land", t, k, 0, c.B.to_end(side, c.ball.pos))
+    if kind == "quantor":
+        q = quantor_runner(c)
+        c.exhaust(q, R.QUANTOR_COST, "21.4.5")
+        frm = c.players[q].pos
+        c.move(q, t)
+        c.ev("runs-onto-pass", "21.4.5", player=pid(q), frm=c.sp(frm), to=c.sp(t))
+        land = (*land, q)
+    c.then(land)
 
 
-ASK["throw"] = Ask(
-    turn_side, lambda c, f: sorted(f"throw {k}" for k in _throw_options(c)), _throw_answer
-)
+ASK["throw"] = Ask(turn_side, _throw_legal, _throw_answer)
 
 
 @auto("hp_land")
 def _hp_land(c: Ctx, f: Frame) -> None:
-    _, t, k, over, e = f
+    _, t, k, over, e = f[:5]
     side, h = c.turn.side, c.turn.handler
-    ball_moves(c, int(t), "6.7.2")
+    mates = [i for i in c.on_space(side, t) if i != h]  # 6.7.5
+    # 20.4.11: who the pass is delivered to is known once the receiver is chosen.
+    ball_moves(c, int(t), "6.7.2", smooth=not mates)
     c.set_ball(pos=t, owner=-1, last=side)
     c.ev("high-pass", "6.7.2", frm=pid(h), to=c.sp(t), spaces=k, overshoot=bool(over))
-    mates = [i for i in c.on_space(side, t) if i != h]  # 6.7.5
-    if mates:
+    if len(f) > 5:
+        c.then(("quantor_receive", t, k, f[5]))  # 21.4.5: Quantor is the receiver
+    elif mates:
         c.then(("hp_receive", t, k, over))
     elif over and e == 0:
         # 6.7.6: nobody to throw it to: out of play, the other team gains possession.
@@ -1137,6 +1357,8 @@ def _hp_receive_answer(c: Ctx, f: Frame, d: str) -> None:
     side = c.turn.side
     r = parse_pid(d.split()[1])
     c.ev("receiver", "6.7.4" if over else "10.4.1", player=pid(r))
+    # 20.4.11: a teammate beside the receiver may Smooth the pass before it resolves.
+    _mark(c, Movement(int(t), int(t), (), (), side, False, True, r, 0))
     if over:
         c.then(("setup", r, "overshoot", 0))  # 6.7.4, 8.4.2
     elif k == 2:
@@ -1145,6 +1367,13 @@ def _hp_receive_answer(c: Ctx, f: Frame, d: str) -> None:
             c.then(("setup", r, "high-pass", 0))
     elif c.turn.beaten == "intercept":
         _take(c, r, "19.9.7")  # a beaten Intercept: the contest is not held
+    elif k == 3 and c.ability(c.turn.handler) == "vorix":
+        # 21.5.6: no contest; speed 12, received, a set-up if in range.
+        c.set_ball(speed=R.VORIX_SPEED)
+        c.ev("vorix-pass", "21.5.6", player=pid(r), speed=R.VORIX_SPEED)
+        _take(c, r, "21.5.6")
+        if c.B.in_range(side, int(t)):
+            c.then(("setup", r, "vorix", 0))
     else:
         c.then(("hp_contest", r, 1))
 
@@ -1156,6 +1385,18 @@ ASK["hp_receive"] = Ask(
     ),
     _hp_receive_answer,
 )
+
+
+@auto("quantor_receive")
+def _quantor_receive(c: Ctx, f: Frame) -> None:
+    """21.4.5: Quantor receives without a contest: a set-up off a pass of 2 in range."""
+    t, k, q = int(f[1]), int(f[2]), int(f[3])
+    side = side_of(q)
+    c.ev("receiver", "21.4.5", player=pid(q))
+    _mark(c, Movement(t, t, (), (), side, False, True, q, 0))  # 20.4.11
+    _take(c, q, "21.4.5")
+    if k == 2 and c.B.in_range(side, t):
+        c.then(("setup", q, "quantor", 0))
 
 
 @auto("hp_contest")
@@ -1244,6 +1485,7 @@ def _lands_back(c: Ctx, kind: str, k: int, drop: int) -> None:
         # 6.8.5, 19.8.3: possession flips for the player's own scoring opportunity.
         c.set_ball(owner=1 - side, carrier=ch, speed=1, last=1 - side)
         c.then(("setup", ch, kind, speed))
+        _receive_later(c, ch)
     else:
         c.then(("settle", t))
 
@@ -1252,11 +1494,12 @@ def _steal(c: Ctx) -> None:
     side, ch, pos = c.turn.side, c.turn.challenger, c.ball.pos
     new = 1 - side
     t, _ = c.B.step(pos, -Board.fwd(new), 1)  # 6.9.2: back for the new possessor
+    ball_moves(c, t, "6.9.2", carried=(ch,), side=new)
     c.move(ch, t)
-    ball_moves(c, t, "6.9.2", carried=(ch,))
     c.set_ball(pos=t, speed=1, owner=new, carrier=ch, last=new)
     c.set_turn(speed_step=ch)
     c.ev("steal", "6.9.2", player=pid(ch), to=c.sp(t))
+    _receive_later(c, ch)
 
 
 def _pressure(c: Ctx) -> None:
@@ -1265,14 +1508,15 @@ def _pressure(c: Ctx) -> None:
         own_goal_risk(c, h, ch, "6.10.3")
         return
     t = pos - Board.fwd(side)
+    ball_moves(c, t, "6.10.2", carried=(h, ch))
     c.move(h, t)
     c.move(ch, t)
-    ball_moves(c, t, "6.10.2", carried=(h, ch))
     c.set_ball(pos=t, owner=side, carrier=h, last=side)
     c.ev("pressure", "6.10.2", handler=pid(h), challenger=pid(ch), to=c.sp(t))
     if role(ch) == "D":  # 6.10.4: a Defender's won Pressure also steals
         c.set_ball(owner=1 - side, carrier=ch, speed=1, last=1 - side)
         c.ev("steal", "6.10.4", player=pid(ch), to=c.sp(t))
+        _receive_later(c, ch)
 
 
 def own_goal_risk(c: Ctx, h: int, ch: int, law: str) -> None:
@@ -1313,8 +1557,8 @@ def _burst_answer(c: Ctx, f: Frame, d: str) -> None:
     h, side = c.turn.handler, c.turn.side
     frm = c.ball.pos
     t, _ = c.B.step(frm, Board.fwd(side), k)
-    c.move(h, t)
     ball_moves(c, t, "19.6.2", carried=(h,))
+    c.move(h, t)
     c.set_ball(pos=t, owner=side, carrier=h, last=side, speed=MAX_SPEED)  # 19.6.4
     c.ev("dribble-burst", "19.6.2", player=pid(h), to=c.sp(t), spaces=abs(t - frm),
          speed=MAX_SPEED)
@@ -1340,6 +1584,7 @@ def _burst_lost(c: Ctx, f: Frame) -> None:
     c.set_ball(owner=1 - side, carrier=ch, speed=MAX_SPEED, last=1 - side)
     c.set_turn(speed_step=ch, beaten="dribble-burst")
     c.ev("possession-lost", "19.6.5", player=pid(ch), speed=MAX_SPEED)
+    _receives(c, ch)  # 21.3.6, 21.4.6: left holding it
 
 
 def _setup_pass(c: Ctx) -> None:
@@ -1417,12 +1662,14 @@ def _intercept(c: Ctx) -> None:
         c.set_ball(speed=1, owner=new, carrier=ch, last=new)
         c.ev("intercept", "19.9.6", player=pid(ch), to=c.sp(pos))
         c.then(("setup", ch, "intercept", 0))
+        _receive_later(c, ch)  # 21.3.6, 21.4.6
         return
     t, _ = c.B.step(pos, Board.fwd(new), 1)
+    ball_moves(c, t, "19.9.2", carried=(ch,), side=new)
     c.move(ch, t)
-    ball_moves(c, t, "19.9.2", carried=(ch,))
     c.set_ball(pos=t, speed=1, owner=new, carrier=ch, last=new)
     c.ev("intercept", "19.9.2", player=pid(ch), to=c.sp(t))
+    _receive_later(c, ch)  # 21.3.6, 21.4.6
 
 
 def _double_team(c: Ctx) -> None:
@@ -1467,10 +1714,10 @@ def _double_with(c: Ctx, kind: str, partner: int) -> None:
              moved={pid(i): c.sp(c.players[i].pos) for i in movers})
         return
     t, _ = c.B.step(c.ball.pos, -Board.fwd(side), R.DOUBLE_TEAM_PUSH)  # 19.10.2
+    ball_moves(c, t, "19.10.2", carried=(h, *movers))
     c.move(h, t)
     for i in movers:
         c.move(i, t)  # free of exhaustion, however far they came
-    ball_moves(c, t, "19.10.2", carried=(h, *movers))
     c.set_ball(pos=t, owner=side, carrier=h, last=side)
     c.set_turn(double=ch, partner=partner)  # 19.10.4: both challenge until a new play
     c.ev("double-team", "19.10.2", handler=pid(h), challenger=pid(ch),
@@ -1478,6 +1725,7 @@ def _double_with(c: Ctx, kind: str, partner: int) -> None:
     if role(ch) == "D":  # 19.10.3: a Defender's steal applies as on a won Pressure
         c.set_ball(owner=1 - side, carrier=ch, speed=1, last=1 - side)
         c.ev("steal", "19.10.3", player=pid(ch), to=c.sp(t))
+        _receive_later(c, ch)  # 21.3.6, 21.4.6
 
 
 ASK["dt_partner"] = Ask(
@@ -1625,6 +1873,7 @@ def _take(c: Ctx, i: int, law: str) -> None:
     side = side_of(i)
     c.set_ball(owner=side, carrier=i, last=side)
     c.ev("takes-ball", law, player=pid(i), space=c.sp(c.ball.pos))
+    _receives(c, i)
 
 
 @auto("settle")
@@ -1752,7 +2001,16 @@ def _contest_resolve(c: Ctx, f: Frame) -> None:
     w = a if pa["total"] > pb["total"] else b
     c.ev("contest", law, last=pa, other=pb, winner=pid(w))
     _take(c, w, "10.4.5" if law == "10.4" else "10.2.2")
-    c.then(*_injury_checks(c, (a, b)))
+    shot = _zytheris_after_contest(c, a, sign) if law == "10.4" and w == a else []
+    c.then(*_injury_checks(c, (a, b)), *shot)
+
+
+def _zytheris_after_contest(c: Ctx, r: int, sign: int) -> list[Frame]:
+    """21.5.8: Zytheris keeping a 3+ High Pass (won contest or none) may shoot; not after
+    declining an overshoot's set-up (sign -1), which was already that chance."""
+    if sign > 0 and c.ability(r) == "zytheris" and c.B.in_range(side_of(r), c.ball.pos):
+        return [("setup", r, "zytheris", 0)]
+    return []
 
 
 # ---------------------------------------------------------------------------
@@ -1793,14 +2051,13 @@ def _end_turn(c: Ctx, f: Frame) -> None:
             c.then(("reset",), ("coach", side, "new-play", 0, R.HALF_SUBS), ("pickup",),
                    ("clock",))
     elif turnover:
+        b = c.ball
         burst = t.beaten == "dribble-burst"
-        if not burst:  # 19.6.5: the one turnover that keeps its speed
+        inferno = b.carrier >= 0 and c.ability(b.carrier) == "inferno"  # 21.3.6
+        if not burst and not inferno:  # 19.6.5: the one turnover that keeps its speed
             c.set_ball(speed=1)  # 7.3.1
         c.ev("steal-turnover", "12.4", side=c.ball.owner)
-        # Part II runs back with a record of who has moved, for Charge-up (20.3.7).
-        moved: tuple[int, ...] = () if c.config.mode == "training" else (0,)
-        frames: list[Frame] = [("runback", c.ball.owner, *moved),
-                               ("runback", 1 - c.ball.owner, *moved)]
+        frames = _runback_frames(c)
         if t.speed_step >= 0:
             i, s = t.speed_step, c.ball.speed
             law = "19.6.5" if burst else "19.9.5" if t.resolved == "intercept" else "6.9.3"
@@ -1857,15 +2114,16 @@ def _ooze_stack(c: Ctx, here: list[int], zone: str) -> bool:
     return len(same) >= 2 and any(is_ooze(c, i) for i in same)
 
 
-def runback_options(c: Ctx, side: int) -> list[tuple[int, int]]:
-    """12.4.1: who still has to run back, and where each may go."""
+def runback_options(c: Ctx, side: int, exempt: int = -1) -> list[tuple[int, int]]:
+    """12.4.1: who still has to run back, and where each may go (never the carrier, nor
+    a Zenith who flew, 21.5.7)."""
     holder = c.ball.carrier
     ps = c.players
     mine = c.fielded(side)
     out: list[tuple[int, int]] = []
     # Group (a) first (RULING_RUNBACK_GROUP_ORDER): everyone outside their card's zone.
     for i in mine:
-        if i != holder and c.B.zones[ps[i].pos] != ps[i].zone:
+        if i not in (holder, exempt) and c.B.zones[ps[i].pos] != ps[i].zone:
             dest = _uncovered(c, side, ps[i].zone) or list(c.B.spaces(ps[i].zone))
             out += [(i, s) for s in dest]
     if out:
@@ -1880,14 +2138,22 @@ def runback_options(c: Ctx, side: int) -> list[tuple[int, int]]:
             counted = [i for i in here if not is_ooze(c, i)]  # 20.5.3
             if len(counted) < 2 or _ooze_stack(c, here, zone):
                 continue
-            out += [(i, s) for i in counted if i != holder and ps[i].zone == zone for s in unc]
+            out += [(i, s) for i in counted if i not in (holder, exempt)
+                    and ps[i].zone == zone for s in unc]
     return out
+
+
+def _exempt(f: Frame) -> int:
+    """A Part II run-back frame's fourth element: a Zenith who flew and does not run
+    (21.5.7); -1 for nobody."""
+    return int(f[3]) if len(f) > 3 else -1
 
 
 @auto("runback")
 def _runback(c: Ctx, f: Frame) -> None:
-    """12.4.1; in Part II the frame carries a bit per player who has run (``f[2]``)."""
-    if runback_options(c, int(f[1])):
+    """12.4.1; in Part II the frame also carries a bit per player who has run (``f[2]``,
+    for Charge-up) and a Zenith who flew and does not run (``f[3]``)."""
+    if runback_options(c, int(f[1]), _exempt(f)):
         c.then(("run", *f[1:]))
     elif len(f) > 2:
         _charge_up(c, int(f[1]), int(f[2]))
@@ -1915,7 +2181,7 @@ def _run_answer(c: Ctx, f: Frame, d: str) -> None:
         if c.ability(i) == "strider":  # 21.4.4: 1 at most for the whole run back
             cost = 0 if moved >> i & 1 else min(cost, R.STRIDER_RUNBACK_MAX)
         c.exhaust(i, cost, "21.4.4" if c.ability(i) == "strider" else "12.4.3")
-        c.then(("runback", f[1], moved | 1 << i))
+        c.then(("runback", f[1], moved | 1 << i, *f[3:]))
         return
     c.exhaust(i, cost, "12.4.3")
     c.then(("runback", f[1]))
@@ -1923,8 +2189,45 @@ def _run_answer(c: Ctx, f: Frame, d: str) -> None:
 
 ASK["run"] = Ask(
     arg_side,
-    lambda c, f: sorted(f"run {pid(i)} {c.sp(s)}" for i, s in runback_options(c, int(f[1]))),
+    lambda c, f: sorted(f"run {pid(i)} {c.sp(s)}"
+                        for i, s in runback_options(c, int(f[1]), _exempt(f))),
     _run_answer,
+)
+
+
+def _runback_frames(c: Ctx) -> list[Frame]:
+    """A steal's run back (12.4), each eligible Zenith first offered a flight (21.5.7)."""
+    owner = c.ball.owner
+    zeniths = [i for i in (*c.fielded(HOME), *c.fielded(VISITORS))
+               if c.ability(i) == "zenith" and not c.players[i].injured
+               and i != c.ball.carrier]
+    # Part II runs back with a record of who has moved (Charge-up, 20.3.7) and of a
+    # Zenith who flew (21.5.7); training mode's frames are as they always were.
+    extra: tuple[int, ...] = () if c.config.mode == "training" else (0, -1)
+    return [*(("zenith", z) for z in zeniths), ("runback", owner, *extra),
+            ("runback", 1 - owner, *extra)]
+
+
+def _fly_answer(c: Ctx, f: Frame, d: str) -> None:
+    z = int(f[1])
+    if d == "fly none":
+        return
+    s = c.B.parse(d.split()[1])
+    frm = c.players[z].pos
+    c.move(z, s)
+    c.ev("flies", "21.5.7", player=pid(z), frm=c.sp(frm), to=c.sp(s))
+    c.exhaust(z, abs(s - frm), "21.5.7")
+    # Zenith then does not run back: name them on their side's run-back frame.
+    side = side_of(z)
+    k = max(k for k, g in enumerate(c.stack) if g[0] == "runback" and int(g[1]) == side)
+    c.stack[k] = ("runback", side, c.stack[k][2], z)
+
+
+ASK["zenith"] = Ask(
+    lambda c, f: c.seat(side_of(int(f[1]))),
+    lambda c, f: sorted([f"fly {c.sp(s)}" for s in range(1, c.B.n + 1)
+                         if s != c.players[int(f[1])].pos] + ["fly none"]),
+    _fly_answer,
 )
 
 
@@ -2329,6 +2632,8 @@ def _finish(c: Ctx, version: int) -> tuple[State, list[Event]]:
 def _run(c: Ctx) -> None:
     """Run automatic frames until a question: a real choice, a die, or the end."""
     while True:
+        if c.moving is not None:  # what moved the ball has scheduled what follows
+            _offer(c, c.moving)
         f = c.stack[-1]
         k = f[0]
         fn = AUTO.get(k)

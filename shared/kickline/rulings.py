@@ -102,6 +102,7 @@ ROLL_LAW = {
     "own-goal": "11.2.1",
     "contest": "10.2.1",
     "shootout": "17.4.1",
+    "pull": "20.4.1",
 }
 ROLL_LAW["ignite"] = "20.2.1"
 
@@ -120,3 +121,15 @@ BOOST_DRAIN = 1  # 21.4.3
 CHARGE_UP = 1  # 20.3.7
 STRIDER_CHARGE_UP = 2  # 21.4.4
 STRIDER_RUNBACK_MAX = 1  # 21.4.4
+
+# --- Part II (standard and advanced modes) ------------------------------------
+PULL_LANDS = 11  # 20.4.1: 11-12 pulls the ball in
+SPECTRA_PULL_LANDS = 9  # 21.5.3
+PULL_COST = 1  # 20.4.1 (Quillon 0, 21.5.2)
+INFERNO_SPEED = 12  # 21.3.6
+VORIX_SPEED = 12  # 21.5.6
+QUANTOR_COST = 3  # 21.4.5: drain 3 to run onto the pass
+# Kickline's own readings of Law 20.4 (docs/RULINGS.md, Part II):
+RULING_PULLS_SAME_SPACE_ROSTER_ORDER = True  # 20.4.5: ties in path order go by roster slot
+RULING_PULL_SIDE_IS_THE_MOVING_BALLS = True  # 20.4.1: whose ball it is as it moves
+RULING_SMOOTH_SIDE_IS_THE_HOLDERS = True  # 20.4.9: whose ball it is once it arrives
