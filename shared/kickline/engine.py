@@ -1389,13 +1389,15 @@ ASK["hp_receive"] = Ask(
 
 @auto("quantor_receive")
 def _quantor_receive(c: Ctx, f: Frame) -> None:
-    """21.4.5: Quantor receives without a contest: a set-up off a pass of 2 in range."""
+    """21.4.5: Quantor receives without a contest: a set-up off a High Pass of 2 or a
+    Setup Pass, in range."""
     t, k, q = int(f[1]), int(f[2]), int(f[3])
+    setup_pass = len(f) > 4  # a Setup Pass always sets its receiver up (19.7.2)
     side = side_of(q)
     c.ev("receiver", "21.4.5", player=pid(q))
     _mark(c, Movement(t, t, (), (), side, False, True, q, 0))  # 20.4.11
     _take(c, q, "21.4.5")
-    if k == 2 and c.B.in_range(side, t):
+    if (k == 2 or setup_pass) and c.B.in_range(side, t):
         c.then(("setup", q, "quantor", 0))
 
 
@@ -1614,32 +1616,49 @@ def _aim(c: Ctx, f: Frame) -> None:
     c.set_turn(np_kind="out", np_side=1 - side)
 
 
+def _aim_legal(c: Ctx, f: Frame) -> list[str]:
+    dists = setup_pass_distances(c)
+    out = [f"aim {k}" for k in dists]
+    if quantor_runner(c) >= 0:
+        out += [f"quantor {k}" for k in dists]  # 21.4.5: declared with the distance
+    return sorted(out)
+
+
 def _aim_answer(c: Ctx, f: Frame, d: str) -> None:
-    k = int(d.split()[1])
+    kind, dist = d.split()
+    k = int(dist)
     side, h = c.turn.side, c.turn.handler
     t = c.ball.pos + Board.fwd(side) * k
-    ball_moves(c, t, "19.7.2")
+    q = quantor_runner(c) if kind == "quantor" else -1
+    if q >= 0:  # 21.4.5: Quantor drains 3 and runs to where the pass is aimed
+        c.exhaust(q, R.QUANTOR_COST, "21.4.5")
+        frm = c.players[q].pos
+        c.move(q, t)
+        c.ev("runs-onto-pass", "21.4.5", player=pid(q), frm=c.sp(frm), to=c.sp(t))
+    mates = [i for i in c.on_space(side, t) if i != h]
+    # 20.4.11: who the pass is delivered to is known once the receiver is chosen.
+    ball_moves(c, t, "19.7.2", smooth=not mates)
     c.set_ball(pos=t, owner=-1, carrier=-1, last=side)
     c.ev("setup-pass", "19.7.2", frm=pid(h), to=c.sp(t), spaces=k, speed=c.ball.speed)
-    mates = [i for i in c.on_space(side, t) if i != h]
-    if mates:  # 19.7.5: a space both sides stand on is still a teammate's
+    if q >= 0:
+        c.then(("quantor_receive", t, k, q, "setup-pass"))
+    elif mates:  # 19.7.5: a space both sides stand on is still a teammate's
         c.then(("sp_receive", t))
     else:
         c.then(("settle", t))  # 19.7.5: settles exactly as a Deflect's does
 
 
-ASK["aim_ask"] = Ask(
-    turn_side,
-    lambda c, f: sorted(f"aim {k}" for k in setup_pass_distances(c)),
-    _aim_answer,
-)
+ASK["aim_ask"] = Ask(turn_side, _aim_legal, _aim_answer)
 
 
 def _sp_receive_answer(c: Ctx, f: Frame, d: str) -> None:
     r = parse_pid(d.split()[1])
     t = int(f[1])
+    side = c.turn.side
+    # 20.4.11: a teammate beside the receiver may Smooth the pass before it resolves.
+    _mark(c, Movement(t, t, (), (), side, False, True, r, 0))
     _take(c, r, "19.7.2")
-    if c.B.in_range(c.turn.side, t):
+    if c.B.in_range(side, t):
         c.then(("setup", r, "setup-pass", 0))  # 19.7.2, with the speed just set
 
 

@@ -284,3 +284,24 @@ def test_21_3_6_inferno_picking_the_ball_up_lights_it() -> None:
     assert next(e["decision"] for e in ev if e["t"] == "forced") == "send h2"  # the nearest
     assert [e["player"] for e in ev if e["t"] == "lights-ball"] == ["h2"]
     assert s.ball.speed == 12
+
+
+def test_21_4_5_quantor_runs_onto_a_setup_pass_and_is_set_up() -> None:
+    """21.4.5 with 19.7.2: the Setup Pass half. Home trails, so its handler h4 (Gearclaw,
+    M2) plays a Setup Pass that beats the Steal; the coach declares Quantor (h6, H2) with
+    the distance 3: Quantor drains 3, runs onto V2 and takes the set-up there."""
+    s = position(home={"h4": "M2", "h6": "H2", "h0": "H1"}, visitors={"v4": "M2", "v0": "V1"},
+                 ball="M2", score=(0, 1), mode="advanced", teams=("cyborgs", "training"))
+    m = Match(s).do("action maneuver", "card setup-pass", "card steal", "speed 5")
+    assert m.legal() == ("aim 1", "aim 3", "quantor 1", "quantor 3")
+    m.do("quantor 3")
+    assert m.tokens("h6") == 3 and m.space("h6") == "V2" and not m.find("contest")
+    assert m.frame == "setup" and m.state.stack[-1][1:3] == (6, "quantor")
+    assert m.state.ball.speed == 5  # the speed the passer just set counts for it
+
+
+def test_21_4_5_no_quantor_run_on_quantors_own_setup_pass() -> None:
+    s = position(home={"h6": "M2", "h7": "V1", "h0": "H1"}, visitors={"v4": "M2", "v0": "V2"},
+                 ball="M2", score=(0, 1), mode="advanced", teams=("cyborgs", "training"))
+    m = Match(s).do("action maneuver", "card setup-pass", "card steal", "speed 5")
+    assert m.state.turn.handler == 6 and m.legal() == ("aim 1", "aim 3")

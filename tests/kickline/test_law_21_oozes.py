@@ -255,3 +255,14 @@ def test_21_3_5_goopkeeper_in_the_way_of_flickerwing_adds_nothing() -> None:
                  teams=("fire-demons", "oozes"), carrier="h6")
     shot = Match(s).do("action shoot").roll(5, 2).last("score-attempt")
     assert shot["defense"]["wall"] == [{"player": "v1", "adds": 5}]
+
+
+def test_21_6_7_acidel_s_double_team_into_the_own_end_is_a_shot_too() -> None:
+    """21.6.7 with 19.10.3: the Double Team half. The visitors trail 0-1, so Acidel (v7)
+    may play a Double Team; it beats the Dribble on the handler's own end, and instead of
+    the own-goal roll Acidel's side takes the ball at speed 1 for Acidel's set-up."""
+    s = position(home={"h4": "H1", "h0": "H2"}, visitors={"v7": "H1", "v0": "V2"}, ball="H1",
+                 mode=ADV, teams=TO, score=(1, 0))
+    m = Match(s).do("action maneuver", "card dribble", "card double-team")
+    assert m.last("acidel")["player"] == "v7" and not m.find("own-goal-risk")
+    assert m.frame == "setup" and m.legal(1) == ("shot decline", "shot take")
