@@ -33,6 +33,8 @@ export const KINDS = {
   scorch: "Force the skill test?", aim: "Setup Pass distance", drive: "Drive it further back",
   partner: "Choose the Double Team partner",
   declare: "Overdrive before the roll? (hidden until the dice)", join: "Glompex joins the ball?",
+  pull: "Mind Pull the ball? (a token, 11+ on a die)", smooth: "Smooth: take the ball over?",
+  fly: "Zenith flies before the run back?", quantor: "Quantor runs onto the pass",
 };
 
 export const ENUM_WORDS = {
@@ -155,6 +157,13 @@ export function narrate(e, view) {
     case "possession-lost": return `Possession lost; ${P(e.player)} has it at speed ${e.speed}.`;
     case "scorchit-forces": return `${P(e.player)} forces a skill test.`;
     case "scorchit-accepts": return "Scorchit accepts the loss.";
+    case "mind-pull": return `${P(e.player)} tries a Mind Pull at ${e.space}: die ${e.die} (needs ${e.needs}); ${e.lands ? "it lands" : "it misses"}.`;
+    case "pulled": return `${P(e.player)} pulls the ball in at ${e.space}.`;
+    case "smooth": return `${P(e.player)} smoothly takes the ball over at ${e.space}.`;
+    case "flies": return `${P(e.player)} flies from ${e.frm} to ${e.to}.`;
+    case "lights-ball": return `${P(e.player)} lights the ball: speed ${e.speed}.`;
+    case "vorix-pass": return `${P(e.player)} takes Vorix's long pass at speed ${e.speed}.`;
+    case "runs-onto-pass": return `${P(e.player)} runs from ${e.frm} onto the pass at ${e.to}.`;
     case "unopposed-low-pass": return `${P(e.player)} plays an unopposed Low Pass from ${e.space}.`;
     default: {
       const rest = Object.entries(e).filter(([k]) => k !== "t" && k !== "law")

@@ -132,8 +132,12 @@ def greedy_bot(view: View, legal: Sequence[str], rng: _random.Random) -> str:
         mine = {r.pos(p) for p in r.players if r.players[p]["side"] == r.me
                 and r.players[p]["status"] == "field"}
         ball = r.index[view["ball"]["space"]]
-        landing = [d for d in legal if ball + r.fwd() * int(d.split()[1]) in mine]
-        return min(landing or legal, key=lambda d: int(d.split()[1]))
+        throws = [d for d in legal if d.startswith("throw ")]
+        landing = [d for d in throws if ball + r.fwd() * int(d.split()[1]) in mine]
+        runs = [d for d in legal if d.startswith("quantor ")]  # 21.4.5
+        if not landing and runs and _fresh_after(r, _quantor(r), 3):
+            return min(runs, key=lambda d: int(d.split()[1]))
+        return min(landing or throws, key=lambda d: int(d.split()[1]))
     if "speed" in kinds:
         return max(legal, key=lambda d: int(d.split()[1]))
     if kinds & {"receive", "pick", "challenge"}:
@@ -165,6 +169,11 @@ def _frame_player(view: View) -> str | None:
     return None
 
 
+def _quantor(r: _Reader) -> str | None:
+    return next((p for p, q in r.players.items() if q.get("ability") == "quantor"
+                 and q["side"] == r.me and q["status"] == "field"), None)
+
+
 def _fresh_after(r: _Reader, pid: str | None, cost: int) -> bool:
     """Can ``pid`` pay ``cost`` tokens and stay below Exhausted (Drained for a Cyborg)?"""
     if pid is None:
@@ -190,8 +199,20 @@ def _part_two(r: _Reader, view: View, legal: Sequence[str], kinds: set[str]) -> 
         ball = r.index[view["ball"]["space"]]
         mine = {r.pos(p) for p in r.players if r.players[p]["side"] == r.me
                 and r.players[p]["status"] == "field"}
-        onto = [d for d in legal if ball + r.fwd() * int(d.split()[1]) in mine]
-        return max(onto or legal, key=lambda d: int(d.split()[1]))
+        aims = [d for d in legal if d.startswith("aim ")]
+        onto = [d for d in aims if ball + r.fwd() * int(d.split()[1]) in mine]
+        runs = [d for d in legal if d.startswith("quantor ")]  # 21.4.5
+        if not onto and runs and _fresh_after(r, _quantor(r), 3):
+            return max(runs, key=lambda d: int(d.split()[1]))
+        return max(onto or aims, key=lambda d: int(d.split()[1]))
+    if "pull" in kinds:  # Mind Pull: one token for a 1-in-6 (Spectra 1-in-3) steal
+        tk = next((d.split()[1] for d in legal if d != "pull none"), None)
+        return f"pull {tk}" if _fresh_after(r, tk, 1) else "pull none"
+    if "smooth" in kinds:  # take over a ball that would otherwise lie loose
+        tk = next((d.split()[1] for d in legal if d != "smooth none"), None)
+        return f"smooth {tk}" if view["ball"]["owner"] is None and tk else "smooth none"
+    if "fly" in kinds:
+        return "fly none"  # Zenith's flight is for a coach who reads the field
     if "drive" in kinds:  # drive a beaten Setup Pass as far back as allowed
         return max(legal, key=lambda d: int(d.split()[1]))
     if "partner" in kinds:
