@@ -9,7 +9,7 @@ byte for byte, on CPython and under Pyodide alike (this script uses only the
 standard library and kickline).
 
     python golden_play.py FILE          # print the replay of FILE's inputs
-    python golden_play.py --make        # (re)write every golden file from its seed
+    python golden_play.py --make [STEM...]  # (re)write golden files from their seeds
 """
 
 from __future__ import annotations
@@ -23,15 +23,24 @@ import kickline
 
 HERE = Path(__file__).resolve().parent
 GOLDEN_DIR = HERE / "golden"
-# (file stem, board, bots per seat, seed): a handful of matches on both boards.
-MATCHES = [
-    ("b7-greedy-greedy-1", 7, ("greedy", "greedy"), "golden-1"),
-    ("b7-random-greedy-2", 7, ("random", "greedy"), "golden-2"),
-    ("b7-greedy-random-3", 7, ("greedy", "random"), "golden-3"),
-    ("b9-greedy-greedy-4", 9, ("greedy", "greedy"), "golden-4"),
-    ("b9-random-greedy-5", 9, ("random", "greedy"), "golden-5"),
-    ("b9-greedy-random-6", 9, ("greedy", "random"), "golden-6"),
+# (file stem, board, bots per seat, seed, mode, teams by seat): a handful of matches on
+# both boards in each mode. In standard and advanced mode each species team plays once on
+# each seat, across the two boards.
+TRAINING = ("training", "training")
+MATCHES: list[tuple[str, int, tuple[str, str], str, str, tuple[str, str]]] = [
+    ("b7-greedy-greedy-1", 7, ("greedy", "greedy"), "golden-1", "training", TRAINING),
+    ("b7-random-greedy-2", 7, ("random", "greedy"), "golden-2", "training", TRAINING),
+    ("b7-greedy-random-3", 7, ("greedy", "random"), "golden-3", "training", TRAINING),
+    ("b9-greedy-greedy-4", 9, ("greedy", "greedy"), "golden-4", "training", TRAINING),
+    ("b9-random-greedy-5", 9, ("random", "greedy"), "golden-5", "training", TRAINING),
+    ("b9-greedy-random-6", 9, ("greedy", "random"), "golden-6", "training", TRAINING),
 ]
+for _mode in ("standard", "advanced"):
+    for _board, _pairs in ((7, (("cyborgs", "fire-demons"), ("oozes", "telekinetics"))),
+                           (9, (("fire-demons", "cyborgs"), ("telekinetics", "oozes")))):
+        for _a, _b in _pairs:
+            MATCHES.append((f"{_mode}-b{_board}-{_a}-{_b}", _board, ("greedy", "random"),
+                            f"golden-{_mode}-{_a}-{_b}", _mode, (_a, _b)))
 
 
 def dumps(obj: Any) -> str:
@@ -92,23 +101,27 @@ def read(path: Path) -> tuple[dict[str, Any], list[list[Any]]]:
     return header, inputs
 
 
-def make(board: int, bots: tuple[str, str], seed: str) -> list[str]:
+def make(board: int, bots: tuple[str, str], seed: str, mode: str = "training",
+         teams: tuple[str, str] = TRAINING) -> list[str]:
     from kickline.simulate import play_match
     from kickline.state import Config
 
     log: list[tuple[int, str]] = []
-    play_match(Config("training", board), bots, seed, log=log)
+    play_match(Config(mode, board, teams), bots, seed, log=log)
     inputs = [["chance", d] if seat < 0 else [seat, d] for seat, d in log]
-    header = {"golden": 1, "config": {"mode": "training", "board": board,
-              "teams": ["training", "training"]}, "bots": list(bots), "seed": seed}
+    header = {"golden": 1, "config": {"mode": mode, "board": board, "teams": list(teams)},
+              "bots": list(bots), "seed": seed}
     return replay(header, inputs)
 
 
 def main(argv: list[str]) -> int:
     if argv and argv[0] == "--make":
         GOLDEN_DIR.mkdir(exist_ok=True)
-        for stem, board, bots, seed in MATCHES:
-            text = "\n".join(make(board, bots, seed)) + "\n"
+        only = set(argv[1:])  # stems to rewrite; all when none are named
+        for stem, board, bots, seed, mode, teams in MATCHES:
+            if only and stem not in only:
+                continue
+            text = "\n".join(make(board, bots, seed, mode, teams)) + "\n"
             (GOLDEN_DIR / f"{stem}.jsonl").write_text(text, encoding="ascii")
             print(f"{stem}: {text.count(chr(10)) - 2} steps, {len(text)} bytes")
         return 0

@@ -9,6 +9,7 @@ invariants, and finally that replaying the log rebuilds the identical state.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ class Stats:
     options_applied: int = 0
     shootouts: int = 0
     failures: list[str] = field(default_factory=list)
+    final: str = ""  # sha256 of the final state's plain form (one match's Stats only)
 
 
 def _roundtrip(s: State) -> None:
@@ -153,6 +155,8 @@ def _check_match(board: int, seed: int, deep: bool, mode: str, stats: Stats) -> 
     assert r == s, "replaying the log does not rebuild the state"
     stats.matches = 1
     stats.steps = len(log)
+    plain = json.dumps(s.to_plain(), sort_keys=True, separators=(",", ":"))
+    stats.final = hashlib.sha256(plain.encode()).hexdigest()
     stats.shootouts = int(res["shootout"])
 
 

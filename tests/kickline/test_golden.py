@@ -16,10 +16,16 @@ FILES = sorted(GOLDEN_DIR.glob("*.jsonl"))
 SCRIPT = Path(__file__).with_name("golden_play.py")
 
 
-def test_every_listed_match_has_a_golden_file_on_both_boards() -> None:
+def test_every_listed_match_has_a_golden_file_in_every_mode_on_both_boards() -> None:
     assert [f.stem for f in FILES] == sorted(stem for stem, *_ in MATCHES)
-    boards = {read(f)[0]["config"]["board"] for f in FILES}
-    assert boards == {7, 9}
+    configs = [read(f)[0]["config"] for f in FILES]
+    for mode in ("training", "standard", "advanced"):
+        assert {c["board"] for c in configs if c["mode"] == mode} == {7, 9}
+    # In each Part II mode every species team plays on each seat (18.1.1b-c).
+    for mode in ("standard", "advanced"):
+        for seat in (0, 1):
+            assert sorted(c["teams"][seat] for c in configs if c["mode"] == mode) == [
+                "cyborgs", "fire-demons", "oozes", "telekinetics"]
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])

@@ -68,3 +68,35 @@ def test_every_species_pairing_keeps_the_engine_contract_quick(mode: str) -> Non
     total = _total([run_many(7, range(16), False, mode)])
     assert total["failures"] == [], "\n".join(total["failures"][:10])
     assert total["matches"] == 16
+
+
+# (mode, board, first seed): 16 seeds each, so every species pairing plays on both boards.
+PYODIDE_RUNS = [("standard", 7, 0), ("standard", 9, 16), ("advanced", 7, 0),
+                ("advanced", 9, 16), ("training", 7, 0)]
+
+
+@pytest.mark.pyodide
+def test_the_harness_plays_identically_under_pyodide() -> None:
+    """The same seeds checked on CPython and on Pyodide (32-bit) give the same matches:
+    the same number of steps and the same final state, with no failure on either."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from pyodide_runner import pyodide_unavailable_reason, run_in_pyodide
+
+    reason = pyodide_unavailable_reason()
+    if reason is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason}; CI must run the Pyodide tests")
+        pytest.skip(reason)
+    script = Path(__file__).with_name("harness_run.py")
+    for mode, board, first in PYODIDE_RUNS:
+        args = (mode, str(board), str(first), "16")
+        here = subprocess.run([sys.executable, str(script), *args], capture_output=True,
+                              text=True, check=True, cwd=script.parent).stdout
+        there = run_in_pyodide(script, *args, timeout=600)
+        assert there.returncode == 0, there.stderr
+        assert there.stdout == here, f"{mode} board {board}: Pyodide plays differently"
+        assert '"failures": []' in here and '"failures": [' not in here.replace(
+            '"failures": []', "")
