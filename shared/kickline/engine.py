@@ -1046,8 +1046,9 @@ def _moved(c: Ctx, f: Frame) -> None:
 
 
 def _preempt(c: Ctx) -> None:
-    """20.4.7, 20.4.12: drop whatever the movement led to, down to its mark."""
-    while c.stack.pop()[0] != "moved":
+    """20.4.7, 20.4.12: drop whatever the movement led to, down to its mark.  (A state
+    rebuilt from a view, kickline.preview, holds no mark: it stops at its end.)"""
+    while len(c.stack) > 1 and c.stack.pop()[0] != "moved":
         pass
 
 
@@ -2238,8 +2239,9 @@ def _fly_answer(c: Ctx, f: Frame, d: str) -> None:
     c.exhaust(z, abs(s - frm), "21.5.7")
     # Zenith then does not run back: name them on their side's run-back frame.
     side = side_of(z)
-    k = max(k for k, g in enumerate(c.stack) if g[0] == "runback" and int(g[1]) == side)
-    c.stack[k] = ("runback", side, c.stack[k][2], z)
+    ks = [k for k, g in enumerate(c.stack) if g[0] == "runback" and int(g[1]) == side]
+    if ks:  # always, except in a state rebuilt from a view (kickline.preview)
+        c.stack[ks[-1]] = ("runback", side, c.stack[ks[-1]][2], z)
 
 
 ASK["zenith"] = Ask(
