@@ -40,12 +40,15 @@ function condition(p) {
 }
 
 export function chip(p, { pick, selected, moved, ball, onPick }) {
-  const label = `${p.side === "home" ? "Home" : "Visitors"} ${ROLES[p.role] || p.role}${p.name ? " " + p.name : ""} ${p.id}` +
+  // In standard and advanced mode the species (and in advanced the personal ability)
+  // matter to the rules, so a screen reader and a long-press tooltip name them.
+  const kind = p.species && p.species !== "Trainee" ? ` (${p.species}${p.ability ? ", " + p.ability : ""})` : "";
+  const label = `${p.side === "home" ? "Home" : "Visitors"} ${ROLES[p.role] || p.role}${p.name ? " " + p.name : ""}${kind} ${p.id}` +
     `${p.tokens ? `, ${p.tokens} exhaustion tokens` : ""}${p.injured ? ", injured" : p.exhausted ? ", exhausted" : ""}` +
     `${ball ? ", has the ball" : ""}`;
   return el("button", {
     class: `m ${p.side}${pick ? " pick" : ""}${selected ? " sel" : ""}${moved ? " moved" : ""}${p.injured ? " inj" : ""}`,
-    "data-pid": p.id, "aria-label": label, "aria-pressed": selected ? "true" : undefined,
+    "data-pid": p.id, "aria-label": label, title: label, "aria-pressed": selected ? "true" : undefined,
     disabled: pick ? undefined : true, type: "button",
     onclick: pick ? () => onPick(p.id) : undefined,
   },
