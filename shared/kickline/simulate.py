@@ -87,6 +87,7 @@ def simulate(config: Config, bots: Sequence[str], matches: int, seed: int) -> di
     return {
         "mode": config.mode,
         "board": config.board,
+        "teams": list(config.teams),
         "bots": list(bots),
         "seed": seed,
         "matches": matches,

@@ -57,8 +57,20 @@ def test_a_match_that_raises_is_counted_with_its_traceback(
 
 @pytest.mark.parametrize("args", [("--bots", "random"), ("--bots", "random,genius"),
                                   ("--board", "8"), ("--matches", "0"),
-                                  ("--mode", "expert")])
+                                  ("--mode", "expert"), ("--teams", "oozes,dragons"),
+                                  ("--teams", "oozes")])
 def test_bad_arguments_are_refused_with_a_message(args: tuple[str, ...]) -> None:
     proc = _run(*args)
     assert proc.returncode == 2
     assert "error" in proc.stderr
+
+
+@pytest.mark.parametrize("mode", ["standard", "advanced"])
+def test_part_two_modes_with_any_two_teams_mirror_allowed(mode: str) -> None:
+    for teams in ("fire-demons,oozes", "telekinetics,telekinetics"):
+        proc = _run("--mode", mode, "--board", "7", "--teams", teams, "--matches", "3",
+                    "--bots", "greedy,random", "--json", "--no-timing")
+        assert proc.returncode == 0, proc.stderr
+        report = json.loads(proc.stdout)
+        assert (report["mode"], report["teams"]) == (mode, teams.split(","))
+        assert report["errors"]["count"] == 0
