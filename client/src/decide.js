@@ -15,7 +15,7 @@ const COACH_KINDS = new Set(["sub", "formation", "move", "swap", "finish", "skip
 export function typeOf(values) {
   const real = values.filter((v) => v !== "none");
   if (real.length && real.every((v) => PLAYER.test(v))) return "player";
-  if (values.every((v) => SPACE.test(v))) return "space";
+  if (real.length && real.every((v) => SPACE.test(v))) return "space";  // "fly none" too
   if (values.every((v) => NUMBER.test(v))) return "number";
   return "enum";
 }
@@ -51,6 +51,15 @@ export function describe(text, view) {
     case "finish": return "Finish coaching";
     case "skip": return "Skip coaching";
     case "formation": return `Line up ${args[0]}`;
+    case "declare": return args[0] === "none" ? "No Overdrive on this roll" : `${ENUM_WORDS[args[0]]} on this roll`;
+    case "pull": return args[0] === "none" ? "No Mind Pull" : `${words[0]} tries a Mind Pull`;
+    case "smooth": return args[0] === "none" ? "No Smooth" : `${words[0]} takes the ball over`;
+    case "fly": return args[0] === "none" ? "Zenith stays" : `Zenith flies to ${args[0]}`;
+    case "quantor": return `Throw ${args[0]} with Quantor running onto it`;
+    case "aim": return `Pick the Setup Pass out ${args[0]} ahead`;
+    case "drive": return `Drive it ${args[0]} further back`;
+    case "join": return args[0] === "yes" ? "Glompex joins the ball" : "Glompex stays";
+    case "scorch": return args[0] === "force" ? "Force the skill test (Scorchit tires 2)" : "Accept the loss";
     default: return `${KINDS[kind] || kind}: ${words.join(", ")}`;
   }
 }
@@ -148,7 +157,7 @@ export class Chooser {
       const opts = this.options();
       const t = typeOf(opts);
       if (t === "player") opts.forEach((o) => o !== "none" && players.add(o));
-      if (t === "space") opts.forEach((o) => spaces.add(o));
+      if (t === "space") opts.forEach((o) => o !== "none" && spaces.add(o));
     }
     return { players, spaces, selected: new Set(this.args) };
   }
