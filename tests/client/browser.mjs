@@ -138,6 +138,11 @@ async function scenarioVsBot(browser) {
   const problems = [];
   page.on("pageerror", (e) => problems.push(String(e)));
   await setName(page, "Ann");
+  // Advanced mode, so the whole of Part II (blind declarations, pulls, gambits) goes
+  // through the UI, the Pyodide preview and the dice check.
+  await page.locator('[data-mode="advanced"]').tap();
+  await page.selectOption("#team", "telekinetics");
+  await page.selectOption("#opponent", "cyborgs");
   await shot(page, "home");
   await page.locator("#vs-bot").tap();
   await page.waitForFunction(() => { const m = window.__kickline.match; return m && m.prompt && m.prompt.legal.length; }, null, { timeout: 20000 });
@@ -146,7 +151,8 @@ async function scenarioVsBot(browser) {
   await shot(page, "mid-match");
   const rest = await autoplay([page]);
   const fair = await matchOver(page, "over-vs-bot");
-  const stats = await page.evaluate(() => ({ mismatches: window.__kickline.preview.mismatches, ready: window.__kickline.preview.ready, timings: window.__kickline.preview.timings.length }));
+  const stats = await page.evaluate(() => ({ mismatches: window.__kickline.preview.mismatches, ready: window.__kickline.preview.ready, timings: window.__kickline.preview.timings.length, config: window.__kickline.match.prompt.view.config }));
+  if (stats.config.mode !== "advanced" || stats.config.teams.join() !== "telekinetics,cyborgs") problems.push(`vs-bot config ${JSON.stringify(stats.config)}`);
   if (!/✓ The revealed seed matches/.test(fair) || !/✓ Every die/.test(fair)) problems.push(`fairness check: ${fair}`);
   if (stats.mismatches) problems.push(`${stats.mismatches} preview mismatches`);
   await ctx.close();
