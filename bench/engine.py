@@ -1,6 +1,6 @@
 """Engine benchmark: complete random-vs-random training matches per second, one core.
 
-    python bench/engine.py [--matches N]
+    python bench/engine.py [--matches N] [--mode training|standard|advanced]
 
 Runs ``bench/engine_run.py`` on CPython (this interpreter, in a child process so
 nothing else shares its core) and under Pyodide in Node (the npm package the
@@ -36,17 +36,21 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--matches", type=int, default=20,
                     help="matches per board, the same seeds on both runtimes")
+    ap.add_argument("--mode", default="training", choices=["training", "standard", "advanced"],
+                    help="standard/advanced cycle through the species team pairings")
     args = ap.parse_args()
-    cp = subprocess.run([sys.executable, str(RUN), str(args.matches)], capture_output=True,
-                        text=True, check=True, cwd=ROOT)
+    mode = f"--mode={args.mode}"
+    print(f"mode: {args.mode}")
+    cp = subprocess.run([sys.executable, str(RUN), str(args.matches), mode],
+                        capture_output=True, text=True, check=True, cwd=ROOT)
     cpy = _parse(cp.stdout)
-    gr = subprocess.run([sys.executable, str(RUN), str(args.matches), "--greedy"],
+    gr = subprocess.run([sys.executable, str(RUN), str(args.matches), "--greedy", mode],
                         capture_output=True, text=True, check=True, cwd=ROOT)
     greedy = _parse(gr.stdout)
     reason = pyodide_unavailable_reason()
     pyo: dict[int, dict[str, Any]] = {}
     if reason is None:
-        proc = run_in_pyodide(RUN, str(args.matches), timeout=1800)
+        proc = run_in_pyodide(RUN, str(args.matches), mode, timeout=1800)
         if proc.returncode != 0:
             print(proc.stderr, file=sys.stderr)
             return 1

@@ -1,10 +1,11 @@
 """The engine benchmark's measuring loop (stdlib + kickline: runs on CPython and Pyodide).
 
-    python bench/engine_run.py MATCHES [BOARD ...] [--greedy]
+    python bench/engine_run.py MATCHES [BOARD ...] [--greedy] [--mode=standard|advanced]
 
 Plays MATCHES random-vs-random training matches per board on one core (greedy-vs-greedy
 with ``--greedy``, which also builds each seat's view for the bot), dice and choices
-from fixed seeds, and prints one JSON line per board.
+from fixed seeds, and prints one JSON line per board. In standard and advanced mode the
+matches cycle through the 16 ordered pairings of the species teams.
 """
 
 from __future__ import annotations
@@ -17,13 +18,20 @@ import time
 
 import kickline
 
+SPECIES = ("cyborgs", "fire-demons", "oozes", "telekinetics")
+PAIRINGS = [[a, b] for a in SPECIES for b in SPECIES]
 
-def play(board: int, seed: int, greedy: bool = False) -> tuple[int, int]:
+
+def play(board: int, seed: int, greedy: bool = False, mode: str = "training"
+         ) -> tuple[int, int]:
     """One complete match; returns (decisions, chance outcomes)."""
     from kickline.bots import greedy_bot
 
     rng = random.Random(f"bench:{board}:{seed}")
-    s = kickline.new_game({"mode": "training", "board": board})
+    config: dict[str, object] = {"mode": mode, "board": board}
+    if mode != "training":
+        config["teams"] = PAIRINGS[seed % len(PAIRINGS)]
+    s = kickline.new_game(config)
     decisions = rolls = 0
     while True:
         kind, seats, _ = kickline.to_act(s)
@@ -45,14 +53,15 @@ def play(board: int, seed: int, greedy: bool = False) -> tuple[int, int]:
 
 def main(argv: list[str]) -> int:
     greedy = "--greedy" in argv
-    argv = [a for a in argv if a != "--greedy"]
+    mode = next((a.split("=", 1)[1] for a in argv if a.startswith("--mode=")), "training")
+    argv = [a for a in argv if a != "--greedy" and not a.startswith("--mode=")]
     matches = int(argv[0]) if argv else 20
     boards = [int(b) for b in argv[1:]] or [7, 9]
     for board in boards:
         t0 = time.perf_counter()
         decisions = rolls = 0
         for seed in range(matches):
-            d, r = play(board, seed, greedy)
+            d, r = play(board, seed, greedy, mode)
             decisions += d
             rolls += r
         dt = time.perf_counter() - t0
@@ -60,6 +69,7 @@ def main(argv: list[str]) -> int:
             "runtime": f"{platform.python_implementation()} {platform.python_version()}"
                        f" ({sys.platform}, {sys.maxsize.bit_length() + 1}-bit)",
             "board": board, "matches": matches, "bots": "greedy" if greedy else "random",
+            "mode": mode,
             "seconds": round(dt, 3),
             "decisions": decisions, "chance_outcomes": rolls,
             "matches_per_second": round(matches / dt, 2),
