@@ -521,7 +521,7 @@ class MatchCore:
                 self._finish({"winner": 1 - seat, "score": None, "reason": "timeouts",
                               "seat": seat}, p)
                 return
-            default = self.game.legal(self.state, seat)[0]
+            default = self.game.default_decision(self.state, seat)
             self._apply(seat, default, None, "t", now)
             self._advance(now, p)
 
@@ -646,7 +646,7 @@ class MatchCore:
         rng = random.Random(self.seed + b"bot" + version.to_bytes(8, "big") + bytes([seat]))
         choice = self.bots[info.bot](self.game.view(self.state, seat), legal, rng)
         if choice not in legal:
-            choice = legal[0]
+            choice = self.game.default_decision(self.state, seat)
         self._apply(seat, choice, None, "b", now)
 
     def _finish(self, result: Plain, p: _Pending) -> None:

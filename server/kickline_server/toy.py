@@ -195,6 +195,9 @@ class DiceRace:
             choices=(plain["choices"][0], plain["choices"][1]),
         )
 
+    def default_decision(self, state: State, seat: int) -> str:
+        return self.legal(state, seat)[0]  # "jog": the cautious one
+
     def quick_key(self, config: Mapping[str, Plain]) -> str:
         return json.dumps(dict(config), sort_keys=True)
 

@@ -34,6 +34,7 @@ __all__ = [
     "apply",
     "apply_chance",
     "chance",
+    "default_decision",
     "legal",
     "new_game",
     "redact",
@@ -58,6 +59,31 @@ def result(s: State) -> dict[str, Any] | None:
         "score_home_visitors": list(s.score),
         "shootout": s.period == 3,
     }
+
+
+# The passive answer to a question that has one: a player out of time spends no token,
+# sends nobody, declares nothing, declines the optional.
+_PASSIVE = ("none", "no", "accept", "decline")
+# Options that commit a player to an ability beside the plain choice (21.4.5).
+_OPTIONAL_KINDS = ("quantor",)
+
+
+def default_decision(state: State, seat: int) -> str:
+    """The decision played for a seat whose time ran out (docs/PROTOCOL.md, time control):
+    ending a Coaching Choice unchanged, else the passive option where the question has
+    one, else the first legal decision that is not an optional ability, else the first
+    legal decision."""
+    options = legal(state, seat)
+    if not options:
+        raise IllegalDecision(f"seat {seat} has nothing to decide now")
+    for d in ("skip", "finish"):  # a Coaching Choice: change nothing (14.8)
+        if d in options:
+            return d
+    for d in options:
+        if d.rsplit(" ", 1)[-1] in _PASSIVE:
+            return d
+    plain = [d for d in options if d.split(" ", 1)[0] not in _OPTIONAL_KINDS]
+    return (plain or list(options))[0]
 
 
 class KicklineGame:
@@ -103,6 +129,9 @@ class KicklineGame:
 
     def from_plain(self, plain: Plain) -> State:
         return State.from_plain(plain)
+
+    def default_decision(self, state: State, seat: int) -> str:
+        return default_decision(state, seat)
 
     # A quick-match request's config is the player's own: its mode and board must match
     # the opponent's, and the first of its teams is the one that player coaches.

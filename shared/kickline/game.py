@@ -96,6 +96,11 @@ class Game(Protocol):
 
     def from_plain(self, plain: Plain) -> Any: ...
 
+    def default_decision(self, state: Any, seat: int) -> str:
+        """What the host plays for ``seat`` when its time runs out: one of ``legal``,
+        the one that commits the player to the least."""
+        ...
+
     def quick_key(self, config: Mapping[str, Plain]) -> str:
         """Quick-match requests whose keys are equal are paired (first come, first
         paired).  The key leaves out what each player picks for themselves."""

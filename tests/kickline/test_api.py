@@ -197,3 +197,28 @@ def test_species_and_abilities_are_off_in_the_modes_that_do_not_play_them() -> N
     s = position(home=HOME_DEAL_7, visitors=VISITORS_DEAL_7, ball="M2",
                  mode="standard", teams=("fire-demons", "cyborgs"))
     assert (s.species(1), s.ability(1), s.dfn(0)) == ("Fire Demon", "", 6)  # 20.1.2, 21.1.1
+
+
+def test_the_default_decision_for_a_player_out_of_time_commits_to_nothing() -> None:
+    """docs/PROTOCOL.md (time control): the host plays GAME.default_decision."""
+    # A Cyborg about to roll: no Overdrive.
+    s = position(home={"h0": "H1", "h6": "V1", "h4": "M2"},
+                 visitors={"v0": "V2", "v6": "H2", "v4": "M2"}, ball="M2", mode="advanced",
+                 teams=("training", "cyborgs"))
+    m = Match(s).do("action maneuver", "card dribble", "card steal")
+    assert "declare overdrive" in m.legal(1)
+    assert kickline.GAME.default_decision(m.state, 1) == "declare none"
+    # A challenge with no defender on the ball: send nobody, whichever side defends.
+    s = position(home={"h0": "H1", "h4": "M1"}, visitors={"v0": "V2", "v4": "M2"},
+                 ball="M2", owner=1)
+    m = Match(s).do("action maneuver")
+    assert "send none" in m.legal(0) and m.legal(0)[0] != "send none"
+    assert kickline.default_decision(m.state, 0) == "send none"
+    # A Coaching Choice ends unchanged; a seat with nothing to decide is refused.
+    k = kickline.new_game({"board": 7})
+    k, _ = kickline.apply_chance(k, "fortune")
+    k, _ = kickline.apply(k, 0, "toss home")
+    assert "skip" in kickline.legal(k, 0) and kickline.legal(k, 0)[0] != "skip"
+    assert kickline.default_decision(k, 0) == "skip"
+    with pytest.raises(IllegalDecision):
+        kickline.default_decision(k, 1)
