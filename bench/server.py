@@ -127,7 +127,7 @@ async def dial(url: str, dialing: anyio.CapacityLimiter) -> ClientConnection | N
 def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
                     pipe: Pipe, profile: str | None = None) -> None:
     from kickline_server.actor import Stats
-    from kickline_server.app import ServerConfig, run_server
+    from kickline_server.app import ServerConfig, run_server, tune_gc
     from kickline_server.lobby import LobbyLimits
     from kickline_server.transport import TransportLimits
 
@@ -154,6 +154,7 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
         pipe.send({"persists": s.persists, "persist_bytes": s.persist_bytes,
                    "snapshot_bytes": s.last_snapshot_bytes, "samples": s.samples})
 
+    tune_gc()  # as `kickline serve` does
     if profile:
         import cProfile
 

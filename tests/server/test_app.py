@@ -232,3 +232,18 @@ async def test_http_healthz_static_and_unknown_paths(serve: Any, server_config: 
         assert (await anyio.to_thread.run_sync(get, "/nope.js"))[0] == 404
         assert (await anyio.to_thread.run_sync(get, "/../secret.txt"))[0] == 404
         assert (await anyio.to_thread.run_sync(get, "/%2e%2e/secret.txt"))[0] == 404
+
+
+def test_tune_gc_freezes_startup_objects_and_raises_the_thresholds() -> None:
+    import gc
+
+    from kickline_server.app import GC_THRESHOLD, tune_gc
+
+    before = gc.get_threshold()
+    try:
+        tune_gc()
+        assert gc.get_threshold() == GC_THRESHOLD
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
