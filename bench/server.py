@@ -84,10 +84,11 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def cpu_s(pid: int) -> float:
-    """User + system CPU seconds of a process (all its threads) so far."""
+def cpu_split(pid: int) -> tuple[float, float]:
+    """User and system (kernel: sockets, files) CPU seconds of a process so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def self_cpu_s() -> float:
@@ -394,13 +395,14 @@ def baseline(ctx: Any, mode: str, clients: int, procs: int, count: int, compress
     processes, pipes, connected, _ = start_loads(
         ctx, "chains", f"ws://127.0.0.1:{port}/", clients, procs,
         {"mode": mode, "frames": decide, "count": count})
-    cpu0 = cpu_s(srv.pid)
+    user0, sys0 = cpu_split(srv.pid)
     t0 = time.perf_counter()
     for pipe in pipes:
         pipe.send("go")
     results = collect(pipes, 600)
     elapsed = time.perf_counter() - t0
-    cpu = cpu_s(srv.pid) - cpu0
+    user1, sys1 = cpu_split(srv.pid)
+    cpu = user1 + sys1 - user0 - sys0
     ours.send("stop")
     srv.join(30)
     for p in processes:
@@ -417,6 +419,7 @@ def baseline(ctx: Any, mode: str, clients: int, procs: int, count: int, compress
         "messages_per_s": round(n / elapsed, 1) if elapsed else 0.0,
         "rtt_ms": pcts(rtts),
         "server_cpu_us_per_message": round(cpu / n * 1e6) if n else None,
+        "server_sys_share_of_cpu": round((sys1 - sys0) / cpu, 2) if cpu else None,
         "server_cpu_share": round(cpu / elapsed, 2) if elapsed else None,
         "load_cpu_share": [round(r["cpu_s"] / elapsed, 2) for r in results],
     }
@@ -470,14 +473,15 @@ def main() -> int:
         for pipe in pipes:
             pipe.send("reset")
         ours.send("reset")
-        cpu0 = cpu_s(pid)
+        user0, sys0 = cpu_split(pid)
         t0 = time.perf_counter()
         peak = rss_kib(pid)
         while time.perf_counter() - t0 < args.seconds:
             time.sleep(0.2)
             peak = max(peak, rss_kib(pid))
         elapsed = time.perf_counter() - t0
-        cpu = cpu_s(pid) - cpu0
+        user1, sys1 = cpu_split(pid)
+        cpu = user1 + sys1 - user0 - sys0
         for pipe in pipes:
             pipe.send("stop")
         results = collect(pipes, 120)
@@ -510,6 +514,7 @@ def main() -> int:
         "rtt_ms": pcts(rtts),
         "server_cpu_us_per_decision": round(cpu / decisions * 1e6) if decisions else None,
         "server_cpu_share": round(cpu / elapsed, 2),
+        "server_sys_share_of_cpu": round((sys1 - sys0) / cpu, 2) if cpu else None,
         "load_cpu_share": [round(r["cpu_s"] / elapsed, 2) for r in results],
         "frames_in_per_decision": round(frames_in / decisions, 2) if decisions else None,
         "bytes_in_per_decision": round(sum(r["bytes_in"] for r in results) / decisions)
