@@ -72,8 +72,9 @@ def tune_gc(threshold: tuple[int, int, int] = GC_THRESHOLD) -> None:
 
     With the interpreter's thresholds a 200-match flood spent about a quarter of the
     server's CPU time in the cyclic collector, mostly in full collections walking every
-    match's states, logs and events (and each one a pause of ~0.1 s); with these, under
-    a tenth (docs/BENCHMARKS.md).  Garbage without cycles is freed at once either way."""
+    match's states, logs and events (pauses of 0.4-0.6 s with 1 000 live matches); with
+    these, under a tenth, and pauses under 0.2 s (docs/BENCHMARKS.md).  Garbage without
+    cycles is freed at once either way."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*threshold)
