@@ -1,23 +1,41 @@
-"""Server benchmark: N concurrent bot matches on loopback, against a bare echo baseline.
+"""Server benchmark: N concurrent bot matches on loopback, against bare websockets baselines.
 
-    python bench/server.py [--matches N] [--seconds T] [--game kickline|toy] [--board B]
+    python bench/server.py [--matches N] [--seconds T] [--procs P] [--game kickline|toy]
 
-Starts the real server (``run_server``, embedded SQLite store in a temp dir) in a child
-process, opens ``2N`` websocket clients in this process, pairs them by quick match and
-lets lean bots (a seeded uniform choice among the legal decisions) play as fast as the
-server answers, for ``W`` seconds of warm-up (``--warmup``: matches being created and
-started) and then at most ``T`` seconds measured, or until every match ends.  Then it sends the
-same load (the same number of clients, each sending the same number of frames of the
-same size one at a time and waiting for the answer) to a bare ``websockets`` echo server
-in another child process, and prints both with the ratio.
+1. **Kickline.**  Starts the real server (``run_server``, embedded SQLite store in a temp
+   dir) in a child process and ``2N`` websocket clients in ``P`` load processes
+   (``--procs``), pairs them by quick match and lets lean bots (a seeded uniform choice
+   among the legal decisions) play as fast as the server answers: ``W`` seconds of
+   warm-up (``--warmup``: matches being created and started), then at most ``T`` seconds
+   measured, or until every match ends.  While measuring, the clients keep a sample of
+   the frames they actually receive: the decider's (``ack`` + ``prompt``) and the
+   opponent's (``prompt``).
+2. **Relay** (the apples-to-apples baseline, ``throughput_ratio``).  A bare
+   ``websockets`` server that does no game work sends *the same frames*: the same ``2N``
+   clients in the same ``P`` load processes, paired, one chain of messages per pair (as
+   one seat of a match decides at a time); for each client frame of the decide frames'
+   size the relay answers the sender with a recorded decider's frame and the partner
+   with a recorded opponent's frame, without decoding anything.  The clients decode
+   every frame they receive (``decode_replies``, as the bots do) and send the next
+   frame as soon as the answer arrives.  Same number of messages as the Kickline run
+   measured, same frame sizes, same client code path for the frames: what remains is
+   the server's own work per decision.
+3. **Echo** (the issue's original baseline, kept for comparison, ``ratio_vs_echo``).
+   Every client frame is echoed back to its sender only (one 70-byte frame each way),
+   ``N`` chains.
+
+Every process's CPU time during the measured window is printed: ``server_cpu_us``
+per decision (or per message for the baselines) is the machine-independent cost and
+shows which side is the bottleneck (a load process near 100 % of a core would be).
 
 With ``--think S`` each bot waits a random 0.5 to 1.5 times S seconds before each decision
 (a paced load, as people play) instead of answering at machine speed (a flood).
 
 Printed: matches completed, decisions per second, decision round trip (``decide`` sent
 to its ``ack`` received) p50/p95/p99, server RSS per connection, snapshot size and write
-latency (from the server's own counters), and the echo figures.  Bounded in count and
-time, loopback only.  Nothing here is a test; nothing asserts a figure.
+latency (from the server's own counters), CPU time per process, and the baselines.
+Bounded in count and time, loopback only.  Nothing here is a test; nothing asserts a
+figure.
 """
 
 from __future__ import annotations
@@ -27,6 +45,7 @@ import json
 import multiprocessing as mp
 import os
 import random
+import resource
 import socket
 import statistics
 import sys
@@ -41,11 +60,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "server")]
 
 import anyio  # noqa: E402
-from websockets.asyncio.client import connect  # noqa: E402
+import anyio.to_thread  # noqa: E402
+from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.asyncio.server import ServerConnection, serve  # noqa: E402
-from websockets.exceptions import InvalidHandshake  # noqa: E402
+from websockets.exceptions import ConnectionClosed, InvalidHandshake  # noqa: E402
 
 from kickline_server.protocol import decode_replies, encode  # noqa: E402
+
+SAMPLES = 256
+"""Frames of each kind kept for the relay."""
 
 
 def free_port() -> int:
@@ -61,6 +84,18 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def cpu_split(pid: int) -> tuple[float, float]:
+    """User and system (kernel: sockets, files) CPU seconds of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def self_cpu_s() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
 def pct(xs: list[float], p: float) -> float:
     if not xs:
         return float("nan")
@@ -68,13 +103,32 @@ def pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
 
 
-# --- child processes ---------------------------------------------------------------
+def pcts(xs: list[float]) -> dict[str, float]:
+    return {p: round(pct(xs, float(p[1:])) * 1000.0, 2) for p in ("p50", "p95", "p99")}
+
+
+async def recv_pipe(pipe: Pipe) -> Any:
+    return await anyio.to_thread.run_sync(pipe.recv, abandon_on_cancel=True)
+
+
+async def dial(url: str, dialing: anyio.CapacityLimiter) -> ClientConnection | None:
+    for attempt in range(5):
+        try:
+            async with dialing:
+                return await connect(url, max_size=None, ping_interval=None,
+                                     open_timeout=60)
+        except (OSError, InvalidHandshake, TimeoutError):
+            await anyio.sleep(0.2 * (attempt + 1))
+    return None
+
+
+# --- servers (child processes) -------------------------------------------------------
 
 
 def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
-                    pipe: Pipe) -> None:
+                    pipe: Pipe, profile: str | None = None) -> None:
     from kickline_server.actor import Stats
-    from kickline_server.app import ServerConfig, run_server
+    from kickline_server.app import ServerConfig, run_server, tune_gc
     from kickline_server.lobby import LobbyLimits
     from kickline_server.transport import TransportLimits
 
@@ -90,8 +144,9 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
         shutdown = anyio.Event()
         async with anyio.create_task_group() as tg:
             async def wait_for_stop() -> None:
-                while await anyio.to_thread.run_sync(pipe.recv) == "reset":
+                while await recv_pipe(pipe) == "reset":
                     stats.samples.clear()  # the warm-up is over: measure from here
+                    stats.persists = stats.persist_bytes = 0
                 shutdown.set()
             tg.start_soon(wait_for_stop)
             await tg.start(partial(run_server, config, shutdown, stats=stats))
@@ -100,24 +155,53 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
         pipe.send({"persists": s.persists, "persist_bytes": s.persist_bytes,
                    "snapshot_bytes": s.last_snapshot_bytes, "samples": s.samples})
 
-    anyio.run(main)
+    tune_gc()  # as `kickline serve` does
+    if profile:
+        import cProfile
+
+        cProfile.runctx("anyio.run(main)", globals(), {"anyio": anyio, "main": main},
+                        filename=profile)
+    else:
+        anyio.run(main)
 
 
-def echo_server(port: int, compression: bool, pipe: Pipe) -> None:
-    async def echo(ws: ServerConnection) -> None:
-        async for frame in ws:
-            await ws.send(frame)
+def relay_server(port: int, compression: bool, mode: str, own: list[bytes],
+                 other: list[bytes], pipe: Pipe) -> None:
+    """``mode`` "relay": answer each frame with ``own[i]`` to the sender and ``other[i]``
+    to its partner (the other client that said the same pair number); "echo": send the
+    frame back to its sender."""
+    pairs: dict[bytes, list[ServerConnection]] = {}
+
+    async def handler(ws: ServerConnection) -> None:
+        pair = bytes(await ws.recv())  # the pair number
+        members = pairs.setdefault(pair, [])
+        members.append(ws)
+        i = 0
+        try:
+            async for frame in ws:
+                if mode == "echo":
+                    await ws.send(frame)
+                    continue
+                await ws.send(own[i % len(own)])
+                for peer in members:
+                    if peer is not ws:
+                        await peer.send(other[i % len(other)])
+                i += 1
+        except ConnectionClosed:
+            pass
+        finally:
+            members.remove(ws)
 
     async def main() -> None:
-        async with serve(echo, "127.0.0.1", port, max_size=None, ping_interval=None,
+        async with serve(handler, "127.0.0.1", port, max_size=None, ping_interval=None,
                          compression="deflate" if compression else None):
             pipe.send("ready")
-            await anyio.to_thread.run_sync(pipe.recv)
+            await recv_pipe(pipe)
 
     anyio.run(main)
 
 
-# --- load ---------------------------------------------------------------------------
+# --- load processes ---------------------------------------------------------------
 
 
 class Load:
@@ -125,92 +209,220 @@ class Load:
         self.rtts: list[float] = []
         self.decisions = 0
         self.completed = 0
-        self.frame_sizes: list[int] = []
-        self.connected = 0
-        self.failed = 0
-        self.decide_counts: list[int] = []
+        self.decide_frames: list[bytes] = []
+        self.own_frames: list[bytes] = []
+        self.other_frames: list[bytes] = []
+        self.frames_in = 0
+        self.bytes_in = 0
+        self.measuring = False
 
-    def arrived(self, total: int, all_connected: anyio.Event) -> None:
-        if self.connected + self.failed == total:
-            all_connected.set()
+    def keep(self, frames: list[bytes], frame: bytes) -> None:
+        if self.measuring and len(frames) < SAMPLES:
+            frames.append(frame)
 
 
-async def bot(url: str, game: str, config: dict[str, Any], load: Load, seed: int,
-              all_connected: anyio.Event, total: int, dialing: anyio.CapacityLimiter,
-              think: float) -> None:
+async def bot(ws: ClientConnection, game: str, config: dict[str, Any], load: Load,
+              seed: int, go: anyio.Event, think: float) -> None:
     rng = random.Random(seed)
-    for attempt in range(5):
-        try:
-            async with dialing:
-                ws = await connect(url, max_size=None, ping_interval=None, open_timeout=60)
+    await ws.send(encode({"t": "hello", "versions": [1], "name": f"b{seed}"}))
+    await ws.recv()
+    await go.wait()
+    await ws.send(encode({"t": "quick", "id": "q", "game": game, "config": config}))
+    match = None
+    sent: dict[str, float] = {}
+
+    async def on(msg: dict[str, Any]) -> bool:
+        """Handle one message; ``True`` when the match is over."""
+        nonlocal match
+        t = msg["t"]
+        if t == "matched":
+            match = msg["match"]
+        elif t == "prompt" and msg["legal"] and match is not None:
+            rid = f"{msg['version']}"
+            if rid not in sent:
+                if think:
+                    await anyio.sleep(rng.uniform(0.5, 1.5) * think)
+                data = encode({"t": "decide", "id": rid, "match": match,
+                               "version": msg["version"],
+                               "decision": rng.choice(msg["legal"]), "seat": msg["seat"]})
+                load.keep(load.decide_frames, data)
+                sent[rid] = time.perf_counter()
+                await ws.send(data)
+        elif t == "ack" and "version" in msg:
+            t0 = sent.get(str(msg["re"]))
+            if t0 is not None:
+                load.rtts.append(time.perf_counter() - t0)
+                load.decisions += 1
+        elif t == "over":
+            load.completed += 1
+            return True
+        return False
+
+    async for frame in ws:
+        assert isinstance(frame, bytes)
+        msgs = decode_replies(frame)
+        if load.measuring:
+            load.frames_in += 1
+            load.bytes_in += len(frame)
+            acked = any(m["t"] == "ack" and "version" in m for m in msgs)
+            load.keep(load.own_frames if acked else load.other_frames, frame)
+        if any([await on(m) for m in msgs]):
             break
-        except (OSError, InvalidHandshake, TimeoutError):
-            await anyio.sleep(0.2 * (attempt + 1))
-    else:
-        load.failed += 1
-        load.arrived(total, all_connected)
-        return
-    async with ws:
-        await ws.send(encode({"t": "hello", "versions": [1], "name": f"b{seed}"}))
-        await ws.recv()
-        load.connected += 1
-        load.arrived(total, all_connected)
-        await all_connected.wait()
-        await ws.send(encode({"t": "quick", "id": "q", "game": game, "config": config}))
-        match = None
-        sent: dict[str, float] = {}
-        mine = 0
-
-        async def on(msg: dict[str, Any]) -> bool:
-            """Handle one message; ``True`` when the match is over."""
-            nonlocal match, mine
-            t = msg["t"]
-            if t == "matched":
-                match = msg["match"]
-            elif t == "prompt" and msg["legal"] and match is not None:
-                rid = f"{msg['version']}"
-                if rid not in sent:
-                    if think:
-                        await anyio.sleep(rng.uniform(0.5, 1.5) * think)
-                    data = encode({"t": "decide", "id": rid, "match": match,
-                                   "version": msg["version"],
-                                   "decision": rng.choice(msg["legal"]), "seat": msg["seat"]})
-                    load.frame_sizes.append(len(data))
-                    sent[rid] = time.perf_counter()
-                    await ws.send(data)
-            elif t == "ack" and "version" in msg:
-                t0 = sent.get(str(msg["re"]))
-                if t0 is not None:
-                    load.rtts.append(time.perf_counter() - t0)
-                    load.decisions += 1
-                    mine += 1
-            elif t == "over":
-                load.completed += 1
-                return True
-            return False
-
-        async for frame in ws:
-            if any([await on(m) for m in decode_replies(frame)]):
-                break
-        load.decide_counts.append(mine)
 
 
-async def echo_client(url: str, sizes: list[int], rtts: list[float],
-                      dialing: anyio.CapacityLimiter, ready: list[int], total: int,
-                      go: anyio.Event) -> None:
-    async with dialing:
-        ws = await connect(url, max_size=None, ping_interval=None, open_timeout=60)
-    async with ws:
-        ready.append(1)
-        if len(ready) == total:
-            go.set()
+async def relay_chain(a: ClientConnection, b: ClientConnection, frames: list[bytes],
+                      count: int, rtts: list[float], go: anyio.Event) -> None:
+    """``a`` sends ``count`` frames one at a time, each after the answer to the last;
+    ``b`` (if any) receives the partner's frames.  Both decode what they receive."""
+    async def partner() -> None:
+        async for frame in b:
+            decode_replies(frame)
+
+    async with anyio.create_task_group() as tg:
+        if b is not a:
+            tg.start_soon(partner)
         await go.wait()
-        for n in sizes:
-            payload = os.urandom(n)
+        for i in range(count):
             t0 = time.perf_counter()
-            await ws.send(payload)
-            await ws.recv()
+            await a.send(frames[i % len(frames)])
+            decode_replies(await a.recv())
             rtts.append(time.perf_counter() - t0)
+        tg.cancel_scope.cancel()
+
+
+def load_process(kind: str, url: str, first: int, n: int, args: dict[str, Any],
+                 pipe: Pipe) -> None:
+    """``n`` clients numbered from ``first``: bots (``kind`` "bots") or relay/echo
+    clients ("chains", ``n`` even), driven by messages from the parent on ``pipe``."""
+
+    async def main() -> None:
+        dialing = anyio.CapacityLimiter(32)
+        conns: list[ClientConnection | None] = [None] * n
+
+        async def one(i: int) -> None:
+            conns[i] = await dial(url, dialing)
+            if conns[i] is not None and kind == "chains":
+                await conns[i].send(str((first + i) // 2).encode())  # type: ignore[union-attr]
+
+        async with anyio.create_task_group() as tg:
+            for i in range(n):
+                tg.start_soon(one, i)
+        live = [c for c in conns if c is not None]
+        pipe.send({"connected": len(live), "failed": n - len(live)})
+        go = anyio.Event()
+        load = Load()
+        cpu0 = self_cpu_s()
+        result: dict[str, Any] = {}
+        async with anyio.create_task_group() as tg:
+            if kind == "bots":
+                for i, ws in enumerate(conns):
+                    if ws is not None:
+                        tg.start_soon(bot, ws, args["game"], args["config"], load, first + i,
+                                      go, args["think"])
+            else:
+                count = args["count"]
+                for i in range(0, n, 2):
+                    a, b = conns[i], conns[i + 1]
+                    if a is not None:
+                        pair_b = a if b is None or args["mode"] == "echo" else b
+                        tg.start_soon(relay_chain, a, pair_b, args["frames"], count,
+                                      load.rtts, go)
+            assert await recv_pipe(pipe) == "go"
+            go.set()
+            if kind == "bots":
+                assert await recv_pipe(pipe) == "reset"  # the warm-up is over
+                load.rtts.clear()
+                load.decisions = load.completed = 0
+                load.measuring = True
+                cpu0 = self_cpu_s()
+                assert await recv_pipe(pipe) == "stop"
+                tg.cancel_scope.cancel()
+        result = {"rtts": load.rtts, "decisions": load.decisions or len(load.rtts),
+                  "completed": load.completed, "cpu_s": self_cpu_s() - cpu0,
+                  "decide_frames": load.decide_frames, "own_frames": load.own_frames,
+                  "other_frames": load.other_frames, "frames_in": load.frames_in,
+                  "bytes_in": load.bytes_in}
+        with anyio.move_on_after(10):
+            async with anyio.create_task_group() as tg:
+                for ws in live:
+                    tg.start_soon(ws.close)
+        pipe.send(result)
+
+    anyio.run(main)
+
+
+def start_loads(ctx: Any, kind: str, url: str, clients: int, procs: int,
+                args: dict[str, Any]) -> tuple[list[Any], list[Pipe], int, int]:
+    """Spread ``clients`` (kept in pairs) over ``procs`` processes; wait until every
+    client has dialled.  Returns the processes, their pipes, connected, failed."""
+    pairs = clients // 2
+    per = [pairs // procs + (1 if i < pairs % procs else 0) for i in range(procs)]
+    processes, pipes, first = [], [], 0
+    for k in per:
+        if k == 0:
+            continue
+        ours, theirs = ctx.Pipe()
+        p = ctx.Process(target=load_process, args=(kind, url, first, 2 * k, args, theirs))
+        p.start()
+        processes.append(p)
+        pipes.append(ours)
+        first += 2 * k
+    connected = failed = 0
+    for pipe in pipes:
+        r = pipe.recv()
+        connected += r["connected"]
+        failed += r["failed"]
+    return processes, pipes, connected, failed
+
+
+def collect(pipes: list[Pipe], timeout: float) -> list[dict[str, Any]]:
+    out = []
+    for pipe in pipes:
+        if pipe.poll(timeout):
+            out.append(pipe.recv())
+    return out
+
+
+def baseline(ctx: Any, mode: str, clients: int, procs: int, count: int, compression: bool,
+             decide: list[bytes], own: list[bytes], other: list[bytes]) -> dict[str, Any]:
+    """Run the relay or echo baseline: ``clients // 2`` chains of ``count`` messages."""
+    port = free_port()
+    ours, theirs = ctx.Pipe()
+    srv = ctx.Process(target=relay_server, args=(port, compression, mode, own, other, theirs))
+    srv.start()
+    assert ours.poll(60) and ours.recv() == "ready"
+    assert srv.pid is not None
+    processes, pipes, connected, _ = start_loads(
+        ctx, "chains", f"ws://127.0.0.1:{port}/", clients, procs,
+        {"mode": mode, "frames": decide, "count": count})
+    user0, sys0 = cpu_split(srv.pid)
+    t0 = time.perf_counter()
+    for pipe in pipes:
+        pipe.send("go")
+    results = collect(pipes, 600)
+    elapsed = time.perf_counter() - t0
+    user1, sys1 = cpu_split(srv.pid)
+    cpu = user1 + sys1 - user0 - sys0
+    ours.send("stop")
+    srv.join(30)
+    for p in processes:
+        p.join(30)
+    rtts = [x for r in results for x in r["rtts"]]
+    n = len(rtts)
+    return {
+        "chains": connected // 2, "messages": n,
+        "frame_bytes_out": round(statistics.mean(map(len, decide))),
+        "frame_bytes_in": (round(statistics.mean(map(len, own))) if mode == "relay"
+                           else round(statistics.mean(map(len, decide)))),
+        "partner_frame_bytes": round(statistics.mean(map(len, other)))
+        if mode == "relay" else None,
+        "messages_per_s": round(n / elapsed, 1) if elapsed else 0.0,
+        "rtt_ms": pcts(rtts),
+        "server_cpu_us_per_message": round(cpu / n * 1e6) if n else None,
+        "server_sys_share_of_cpu": round((sys1 - sys0) / cpu, 2) if cpu else None,
+        "server_cpu_share": round(cpu / elapsed, 2) if elapsed else None,
+        "load_cpu_share": [round(r["cpu_s"] / elapsed, 2) for r in results],
+    }
 
 
 def main() -> int:
@@ -218,6 +430,8 @@ def main() -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--matches", type=int, default=100, help="concurrent matches (100)")
     ap.add_argument("--seconds", type=float, default=30.0, help="time bound (30 s)")
+    ap.add_argument("--procs", type=int, default=2,
+                    help="load-generating processes, 1-8 (2)")
     ap.add_argument("--think", type=float, default=0.0,
                     help="mean seconds a bot waits before each decision (0: none; a "
                          "paced load instead of a flood)")
@@ -226,9 +440,14 @@ def main() -> int:
     ap.add_argument("--game", default="kickline")
     ap.add_argument("--board", type=int, default=7)
     ap.add_argument("--sqlite-synchronous", default="NORMAL")
+    ap.add_argument("--no-baselines", action="store_true",
+                    help="skip the relay and echo runs")
+    ap.add_argument("--profile", metavar="FILE",
+                    help="run the Kickline server under cProfile, stats to FILE")
     ap.add_argument("--compression", action="store_true",
-                    help="offer permessage-deflate (both servers)")
+                    help="offer permessage-deflate (all servers)")
     args = ap.parse_args()
+    procs = max(1, min(8, args.procs))
     config: dict[str, Any] = {"mode": "training", "board": args.board,
                               "teams": ["training", "training"]}
     ctx = mp.get_context("spawn")
@@ -240,104 +459,89 @@ def main() -> int:
         ours, theirs = ctx.Pipe()
         proc = ctx.Process(target=kickline_server,
                            args=(port, tmp, args.sqlite_synchronous, args.compression,
-                                 theirs))
+                                 theirs, args.profile))
         proc.start()
         assert ours.poll(60) and ours.recv() == "ready"
         pid = proc.pid or 0
         rss0 = rss_kib(pid)
-        load = Load()
-        url = f"ws://127.0.0.1:{port}/ws"
-
-        async def run_load() -> tuple[float, int]:
-            all_connected = anyio.Event()
-            dialing = anyio.CapacityLimiter(64)
-            t0 = 0.0
-            peak = 0
-            with anyio.move_on_after(args.seconds + 60):
-                async with anyio.create_task_group() as tg:
-                    for i in range(n_clients):
-                        tg.start_soon(bot, url, args.game, config, load, i, all_connected,
-                                      n_clients, dialing, args.think)
-                    await all_connected.wait()
-                    await anyio.sleep(args.warmup)
-                    load.rtts.clear()
-                    load.decisions = 0
-                    ours.send("reset")
-                    t0 = time.perf_counter()
-                    peak = rss_kib(pid)
-                    with anyio.move_on_after(args.seconds):
-                        while load.completed < n_clients:
-                            await anyio.sleep(0.2)
-                            peak = max(peak, rss_kib(pid))
-                    tg.cancel_scope.cancel()
-            return time.perf_counter() - t0, peak
-
-        elapsed, peak = anyio.run(run_load)
+        processes, pipes, connected, failed = start_loads(
+            ctx, "bots", f"ws://127.0.0.1:{port}/ws", n_clients, procs,
+            {"game": args.game, "config": config, "think": args.think})
+        for pipe in pipes:
+            pipe.send("go")
+        time.sleep(args.warmup)
+        for pipe in pipes:
+            pipe.send("reset")
+        ours.send("reset")
+        user0, sys0 = cpu_split(pid)
+        t0 = time.perf_counter()
+        peak = rss_kib(pid)
+        while time.perf_counter() - t0 < args.seconds:
+            time.sleep(0.2)
+            peak = max(peak, rss_kib(pid))
+        elapsed = time.perf_counter() - t0
+        user1, sys1 = cpu_split(pid)
+        cpu = user1 + sys1 - user0 - sys0
+        for pipe in pipes:
+            pipe.send("stop")
+        results = collect(pipes, 120)
+        for p in processes:
+            p.join(30)
         ours.send("stop")
         t_stop = time.perf_counter()
         stats = ours.recv() if ours.poll(600) else {}
         shutdown_s = time.perf_counter() - t_stop
         proc.join(30)
 
-    # 2. The same message load against a bare echo server.
-    port = free_port()
-    ours, theirs = ctx.Pipe()
-    eproc = ctx.Process(target=echo_server, args=(port, args.compression, theirs))
-    eproc.start()
-    assert ours.poll(60) and ours.recv() == "ready"
-    per_client = max(1, load.decisions // max(1, load.connected))
-    size = int(statistics.mean(load.frame_sizes)) if load.frame_sizes else 100
-    echo_rtts: list[float] = []
-
-    async def run_echo() -> float:
-        """Connect every client first, then time only the messages (as for the server)."""
-        dialing = anyio.CapacityLimiter(64)
-        ready: list[int] = []
-        go = anyio.Event()
-        t0 = 0.0
-        async with anyio.create_task_group() as tg:
-            for _ in range(load.connected):
-                tg.start_soon(echo_client, f"ws://127.0.0.1:{port}/", [size] * per_client,
-                              echo_rtts, dialing, ready, load.connected, go)
-            await go.wait()
-            t0 = time.perf_counter()
-        return time.perf_counter() - t0
-
-    echo_elapsed = anyio.run(run_echo)
-    ours.send("stop")
-    eproc.join(30)
-
-    dps = load.decisions / elapsed if elapsed else 0.0
-    eps = len(echo_rtts) / echo_elapsed if echo_elapsed else 0.0
+    rtts = [x for r in results for x in r["rtts"]]
+    decisions = sum(r["decisions"] for r in results)
+    frames_in = sum(r["frames_in"] for r in results)
+    decide = [f for r in results for f in r["decide_frames"]] or [b"\x80" * 70]
+    own = [f for r in results for f in r["own_frames"]] or [b"\x80"]
+    other = [f for r in results for f in r["other_frames"]] or [b"\x80"]
+    dps = decisions / elapsed if elapsed else 0.0
     samples = stats.get("samples", [])
-    ms = 1000.0
-    out = {
+    out: dict[str, Any] = {
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "cpus": os.cpu_count(),
+        "cpus": os.cpu_count(), "load_average": os.getloadavg()[0],
         "game": args.game, "board": args.board, "matches": args.matches,
-        "think_s": args.think, "warmup_s": args.warmup,
-        "connections": n_clients, "connect_failures": load.failed,
+        "think_s": args.think, "warmup_s": args.warmup, "load_procs": len(processes),
+        "connections": n_clients, "connect_failures": failed,
         "seconds": round(elapsed, 2), "server_shutdown_s": round(shutdown_s, 2),
-        "matches_completed": load.completed // 2,
-        "decisions": load.decisions,
+        "matches_completed": sum(r["completed"] for r in results) // 2,
+        "decisions": decisions,
         "decisions_per_s": round(dps, 1),
-        "rtt_ms": {p: round(pct(load.rtts, float(p[1:])) * ms, 2)
-                   for p in ("p50", "p95", "p99")},
+        "rtt_ms": pcts(rtts),
+        "server_cpu_us_per_decision": round(cpu / decisions * 1e6) if decisions else None,
+        "server_cpu_share": round(cpu / elapsed, 2),
+        "server_sys_share_of_cpu": round((sys1 - sys0) / cpu, 2) if cpu else None,
+        "load_cpu_share": [round(r["cpu_s"] / elapsed, 2) for r in results],
+        "frames_in_per_decision": round(frames_in / decisions, 2) if decisions else None,
+        "bytes_in_per_decision": round(sum(r["bytes_in"] for r in results) / decisions)
+        if decisions else None,
         "server_rss_kib": {"idle": rss0, "peak": peak,
-                           "per_connection": round((peak - rss0) / max(1, load.connected), 1)},
+                           "per_connection": round((peak - rss0) / max(1, connected), 1)},
         "snapshot_bytes_last": stats.get("snapshot_bytes"),
         "persist_bytes_mean": round(stats["persist_bytes"] / stats["persists"])
         if stats.get("persists") else None,
-        "write_ms": {p: round(pct(samples, float(p[1:])) * ms, 3)
-                     for p in ("p50", "p95", "p99")},
+        "write_ms": pcts(samples),
         "sqlite_synchronous": args.sqlite_synchronous,
         "compression": args.compression,
-        "echo": {"messages": len(echo_rtts), "frame_bytes": size,
-                 "messages_per_s": round(eps, 1),
-                 "rtt_ms": {p: round(pct(echo_rtts, float(p[1:])) * ms, 2)
-                            for p in ("p50", "p95", "p99")}},
-        "throughput_ratio_vs_echo": round(dps / eps, 3) if eps else None,
     }
+    if not args.no_baselines and decisions:
+        # The same number of messages as the Kickline run measured, over N chains.
+        count = max(1, decisions // max(1, connected // 2))
+        relay = baseline(ctx, "relay", connected, procs, count, args.compression,
+                         decide, own, other)
+        echo = baseline(ctx, "echo", connected, procs, count, args.compression,
+                        decide, own, other)
+        out["relay"] = relay
+        out["echo"] = echo
+        out["throughput_ratio"] = round(dps / relay["messages_per_s"], 3)
+        out["ratio_vs_echo"] = round(dps / echo["messages_per_s"], 3)
+        if relay["server_cpu_us_per_message"] and out["server_cpu_us_per_decision"]:
+            out["cpu_ratio_relay_per_kickline"] = round(
+                relay["server_cpu_us_per_message"] / out["server_cpu_us_per_decision"], 3)
     print(json.dumps(out, indent=2))
     return 0
 

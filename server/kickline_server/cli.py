@@ -16,7 +16,7 @@ import anyio
 
 from . import games
 from .actor import ActorLimits
-from .app import CLIENT_DIR, DataDirInUse, ServerConfig, run_server
+from .app import CLIENT_DIR, DataDirInUse, ServerConfig, run_server, tune_gc
 from .botclient import BotError, play
 from .core import Clock
 from .lobby import LobbyLimits
@@ -127,6 +127,7 @@ def _serve(args: argparse.Namespace) -> int:
             await run_server(config, shutdown)
             tg.cancel_scope.cancel()
 
+    tune_gc()
     try:
         anyio.run(main)
     except Exception as exc:

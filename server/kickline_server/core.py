@@ -31,13 +31,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from kickline.game import Game, Outcome, Plain
+from kickline.game import Game, Outcome, Plain, ToAct
 
 from .games import Bot
 from .protocol import Code, Message, MsgId, error
 
-FORMAT: Final = 1
-"""Snapshot format version."""
+FORMAT: Final = 2
+"""Snapshot format version (1: replies stored as whole ``ack`` messages; 2: as
+``[seat, id, version]``, which rebuilds the same ``ack``).  Both are restored."""
 
 ERROR_CODES: Final = {
     "MalformedDecision": Code.MALFORMED_DECISION,
@@ -241,6 +242,16 @@ class _Conn:
     cursor: int
 
 
+@dataclass(frozen=True, slots=True)
+class _Reply:
+    """An applied decision's (or resignation's) ``ack``, remembered for a resend:
+    ``who`` is the sender's seat (or player id, if it held none)."""
+
+    who: int | str
+    re: MsgId
+    version: int | None
+
+
 @dataclass(slots=True)
 class _Pending:
     """What one ``handle`` call has decided to do, gathered then ordered."""
@@ -294,9 +305,11 @@ class MatchCore:
         self.turns = [0, 0]
         self.owed: dict[int, float] = {}
         self.absent: dict[int, float] = {}
-        self.replies: OrderedDict[str, Message] = OrderedDict()
+        self.replies: OrderedDict[str, _Reply] = OrderedDict()
         self.conns: dict[int, _Conn] = {}
         self.timers: dict[str, float] = {}
+        self._to_act: ToAct | None = None
+        self._to_act_of: Any = None
 
     # -- persistence --
 
@@ -317,7 +330,7 @@ class MatchCore:
             "log_len": len(self.log),
             "bank": list(self.bank),
             "timeouts": list(self.timeouts),
-            "replies": [[k, v] for k, v in self.replies.items()],
+            "replies": [[r.who, r.re, r.version] for r in self.replies.values()],
         }
 
     @classmethod
@@ -334,7 +347,7 @@ class MatchCore:
     ) -> MatchCore:
         """Rebuild a core from its last snapshot and its log (entries past the
         snapshot's ``log_len`` are ignored: they were never acknowledged)."""
-        if snapshot.get("format") != FORMAT or snapshot.get("game") != game.name:
+        if snapshot.get("format") not in (1, FORMAT) or snapshot.get("game") != game.name:
             raise ValueError("snapshot is not of this format or game")
         core = cls(
             game, bots, match_id=snapshot["match"], config=snapshot["config"],
@@ -359,7 +372,15 @@ class MatchCore:
         core.persisted = len(core.log)
         core.bank = list(snapshot["bank"])
         core.timeouts = list(snapshot["timeouts"])
-        core.replies = OrderedDict((k, v) for k, v in snapshot["replies"])
+        for item in snapshot["replies"]:
+            if snapshot["format"] == 1:  # [key, ack message]
+                key, ack = item
+                who: int | str = key.split("|", 1)[0]
+                re, version = ack["re"], ack["version"]
+            else:
+                who, re, version = item
+            reply = _Reply(who, re, version)
+            core.replies[core._key(core._player(who), re)] = reply
         return core
 
     # -- queries --
@@ -373,8 +394,15 @@ class MatchCore:
     def to_act(self) -> tuple[str, tuple[int, ...], bool]:
         if self.status != "playing":
             return ("over" if self.status == "over" else "waiting", (), False)
-        ta = self.game.to_act(self.state)
+        ta = self._game_to_act()
         return ta.kind, tuple(ta.seats), ta.secret
+
+    def _game_to_act(self) -> ToAct:
+        """``game.to_act(state)``, asked once per state (states are immutable)."""
+        if self._to_act_of is not self.state or self._to_act is None:
+            self._to_act = self.game.to_act(self.state)
+            self._to_act_of = self.state
+        return self._to_act
 
     def public_log(self) -> list[Plain]:
         """The log without events: what a player needs to verify the dice."""
@@ -547,18 +575,29 @@ class MatchCore:
         cached = self.replies.get(self._key(player, re))
         if cached is None:
             return False
-        p.sends.append(Send(conn, cached))
+        p.sends.append(Send(conn, self._ack_message(cached.re, cached.version)))
         if conn in self.conns:
             self._prompt_to(conn, p)
         return True
 
     def _ack(self, conn: int, player: str, re: MsgId, p: _Pending) -> None:
-        reply: Message = {"t": "ack", "re": re, "match": self.match_id,
-                          "version": self._version()}
-        self.replies[self._key(player, re)] = reply
+        seat = self.seat_of(player)
+        version = self._version()
+        self.replies[self._key(player, re)] = _Reply(player if seat is None else seat, re,
+                                                     version)
         while len(self.replies) > self.reply_cache:
             self.replies.popitem(last=False)
-        p.sends.append(Send(conn, reply))
+        p.sends.append(Send(conn, self._ack_message(re, version)))
+
+    def _ack_message(self, re: MsgId, version: int | None) -> Message:
+        return {"t": "ack", "re": re, "match": self.match_id, "version": version}
+
+    def _player(self, who: int | str) -> str:
+        """A reply's owner as stored: a seat number, or a player id."""
+        if isinstance(who, str):
+            return who
+        info = self.seats[who]
+        return "" if info is None else info.player
 
     def _check_seat(self, conn: int, player: str, re: MsgId, seat: int | None,
                     p: _Pending) -> int | None:
@@ -613,7 +652,7 @@ class MatchCore:
         """Apply chance and bot decisions until a human owes one or the match ends."""
         p.dirty = p.broadcast = True
         for _ in range(MAX_STEPS):
-            ta = self.game.to_act(self.state)
+            ta = self._game_to_act()
             if ta.kind == "over":
                 result = dict(self.game.result(self.state) or {})
                 result.setdefault("reason", "played")

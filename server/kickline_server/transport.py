@@ -12,11 +12,11 @@ from __future__ import annotations
 import itertools
 import logging
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import anyio
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
@@ -74,29 +74,28 @@ class Connection:
         self.name: str | None = None
         self.matches: set[str] = set()
         self.closing: tuple[int, str] | None = None
-        self._out: MemoryObjectSendStream[bytes]
-        self._in: MemoryObjectReceiveStream[bytes]
-        self._out, self._in = anyio.create_memory_object_stream(limits.send_queue)
+        self._queue: deque[bytes] = deque()  # encoded, waiting for the writer
+        self._wake = anyio.Event()  # set when the queue or ``closing`` changes
+        self._ended = False  # the writer is gone: nothing more will be sent
         self._scope: anyio.CancelScope | None = None
         self._tokens = limits.burst
         self._last = time.monotonic()
 
     def push(self, message: Message) -> None:
         """Queue a message; a full queue closes the connection (slow consumer)."""
-        if self.closing is not None:
+        if self.closing is not None or self._ended:
             return
-        try:
-            self._out.send_nowait(encode(message))
-        except anyio.WouldBlock:
+        if len(self._queue) >= self.limits.send_queue:
             self.close(Close.TRY_AGAIN_LATER, "slow consumer: send queue full")
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-            pass
+            return
+        self._queue.append(encode(message))
+        self._wake.set()
 
     def close(self, code: int, reason: str) -> None:
         """Ask the lifecycle to close with ``code`` once queued messages are out."""
         if self.closing is None:
             self.closing = (code, reason)
-            self._out.close()
+            self._wake.set()
 
     def take_token(self) -> bool:
         """Token-bucket rate limit; ``False`` when over the rate."""
@@ -112,19 +111,29 @@ class Connection:
         return self._tokens < -self.limits.burst
 
     async def _writer(self, done: anyio.CancelScope) -> None:
-        """Send what is queued; messages queued together go out as one frame."""
+        """Send what is queued; messages queued together go out as one frame.  Once
+        the connection is closing, send what is left and end (cancelling ``done``).
+
+        A plain deque and an event rather than a memory object stream: a stream's
+        ``receive`` yields to the event loop on every call, and this runs twice per
+        message on every connection."""
+        queue = self._queue
         try:
-            async with self._in:
-                async for data in self._in:
-                    frames = [data]
-                    while len(frames) < self.limits.max_batch:
-                        try:
-                            frames.append(self._in.receive_nowait())
-                        except (anyio.WouldBlock, anyio.EndOfStream):
-                            break
-                    await self.ws.send(batch(frames))
+            while True:
+                if not queue:
+                    if self.closing is not None:
+                        break
+                    await self._wake.wait()
+                    self._wake = anyio.Event()
+                    continue
+                frames = [queue.popleft() for _ in range(min(len(queue),
+                                                             self.limits.max_batch))]
+                await self.ws.send(batch(frames))
         except ConnectionClosed:
             pass
+        finally:
+            self._ended = True
+            queue.clear()
         done.cancel()
 
 

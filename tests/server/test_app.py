@@ -256,3 +256,18 @@ async def test_quick_match_pairs_by_mode_and_board_and_each_player_keeps_their_t
         prompt = await a.expect("prompt", status="playing")
         assert m["seat"] == 0
         assert prompt["view"]["config"]["teams"] == ["fire-demons", "telekinetics"]
+
+
+def test_tune_gc_freezes_startup_objects_and_raises_the_thresholds() -> None:
+    import gc
+
+    from kickline_server.app import GC_THRESHOLD, tune_gc
+
+    before = gc.get_threshold()
+    try:
+        tune_gc()
+        assert gc.get_threshold() == GC_THRESHOLD
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

@@ -179,6 +179,32 @@ def test_a_resent_decision_is_answered_not_applied_twice() -> None:
     assert len(h.log) == n and h.persist_count == count
 
 
+@pytest.mark.parametrize("fmt", [1, 2])
+def test_a_resent_decision_after_a_restore_is_answered_from_the_snapshot(fmt: int) -> None:
+    h = started()
+    h.take(1), h.take(2)
+    h.do(Decide(1, A, "x", 0, "jog"))
+    h.do(Decide(2, B, 7, 0, "sprint"))
+    first = [m for m in h.take(1) + h.take(2) if m["t"] == "ack"]
+    assert [m["version"] for m in first] == [1, 2]
+    snap = h.snapshot
+    assert snap["format"] == 2 and snap["replies"] == [[0, "x", 1], [1, 7, 2]]
+    if fmt == 1:  # snapshots written before the compact reply cache
+        snap = {**snap, "format": 1, "replies": [
+            [f"{(A, B)[s]}|{type(re).__name__}|{re}",
+             {"t": "ack", "re": re, "match": "m1", "version": v}]
+            for s, re, v in snap["replies"]]}
+    r = Host(MatchCore.restore(toy.GAME, toy.BOTS, snap, h.log))
+    r.do(Connect(1, A), 1.0)
+    r.do(Connect(2, B), 1.0)
+    r.take(1), r.take(2)
+    assert not any(isinstance(e, Persist) for e in r.do(Decide(1, A, "x", 0, "jog")))
+    assert not any(isinstance(e, Persist) for e in r.do(Decide(2, B, 7, 0, "sprint")))
+    assert [r.take(1)[0], r.take(2)[0]] == first
+    assert r.do(Decide(1, A, "7", 0, "jog"))  # "7" is not 7: a new id, refused as stale
+    assert r.take(1)[0]["code"] == "stale_version"
+
+
 @pytest.mark.parametrize(("decision", "version", "code"), [
     ("jog", 5, "stale_version"),
     ("walk", 0, "illegal_decision"),

@@ -119,6 +119,29 @@ async def test_sqlite_survives_reopening(tmp_path: Path) -> None:
     assert got is not None and got.log == [b"a"]
 
 
+async def test_sqlite_checkpoints_in_its_own_thread_not_in_a_commit(tmp_path: Path) -> None:
+    import sqlite3
+
+    s = SqliteStore(tmp_path / "k.sqlite3", checkpoint_every=0.02)
+    assert s._db.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+    assert await s.acquire("m1", "me", 30)
+    for i in range(50):
+        await s.save("m1", b"s" * 2000, [b"e%d" % i], i, finished=False, owner="me")
+    with anyio.fail_after(5):
+        while s.checkpoints == 0:
+            await anyio.sleep(0.02)
+    await s.aclose()
+    assert s._checkpointer is not None and not s._checkpointer.is_alive()
+    # Everything committed is readable from the database file alone.
+    db = sqlite3.connect(f"file:{tmp_path / 'k.sqlite3'}?immutable=1", uri=True)
+    assert db.execute("SELECT log_len FROM matches").fetchone() == (50,)
+    db.close()
+    # checkpoint_every=0: SQLite's own checkpoints inside commits, as before.
+    s = SqliteStore(tmp_path / "k2.sqlite3", checkpoint_every=0)
+    assert s._db.execute("PRAGMA wal_autocheckpoint").fetchone() == (1000,)
+    await s.aclose()
+
+
 async def test_redis_restart_keeps_data_and_reports_unavailable_while_down(
     redis_proc: Any, key_prefix: str
 ) -> None:

@@ -300,3 +300,55 @@ async def test_open_matches_are_listed_private_ones_are_not(serve: Any, server_c
         assert (await a.expect("ack", re=1))["match"] == open_ack["match"]
         await a.send({"t": "list", "id": 4})
         assert len((await a.expect("ack", re=4))["matches"]) == 1
+
+
+class FakeWs:
+    """Records what the writer sends; ``gate`` holds each send (a slow client)."""
+
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+        self.gate = anyio.Event()
+        self.gate.set()
+
+    async def send(self, data: bytes) -> None:
+        await self.gate.wait()
+        self.frames.append(data)
+
+
+async def test_the_writer_batches_queued_messages_into_one_frame() -> None:
+    from kickline_server.protocol import decode_replies
+    from kickline_server.transport import Connection
+
+    ws = FakeWs()
+    conn = Connection(ws, TransportLimits())  # type: ignore[arg-type]
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(conn._writer, tg.cancel_scope)
+        conn.push({"t": "pong"})
+        await anyio.wait_all_tasks_blocked()
+        conn.push({"t": "ack", "re": 1})
+        conn.push({"t": "ack", "re": 2})
+        await anyio.wait_all_tasks_blocked()
+        conn.close(1000, "bye")
+    assert [decode_replies(f) for f in ws.frames] == [
+        [{"t": "pong"}], [{"t": "ack", "re": 1}, {"t": "ack", "re": 2}]]
+    conn.push({"t": "pong"})  # after the close: dropped, no error
+    assert len(ws.frames) == 2
+
+
+async def test_a_full_send_queue_closes_1013_after_sending_what_is_queued() -> None:
+    from kickline_server.protocol import decode_replies
+    from kickline_server.transport import Connection
+
+    ws = FakeWs()
+    ws.gate = anyio.Event()  # the client reads nothing
+    conn = Connection(ws, TransportLimits(send_queue=3, max_batch=2))  # type: ignore[arg-type]
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(conn._writer, tg.cancel_scope)
+        conn.push({"t": "pong", "n": 0})
+        await anyio.wait_all_tasks_blocked()  # the writer holds message 0
+        for n in range(1, 5):
+            conn.push({"t": "pong", "n": n})  # 1-3 fill the queue; 4 overflows it
+        assert conn.closing == (1013, "slow consumer: send queue full")
+        ws.gate.set()
+    got = [m["n"] for f in ws.frames for m in decode_replies(f)]
+    assert got == [0, 1, 2, 3]
