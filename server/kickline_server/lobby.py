@@ -40,6 +40,10 @@ from .protocol import PROTOCOL_VERSIONS, BadRequest, Code, Message, MsgId, error
 from .store import Store, StoreError, unpack
 from .transport import Connection
 
+# The lobby requests (create, join, quick) remembered per match: a match is made or
+# joined by at most a handful of them (its creator, its joiner, a resend from a new tab).
+MAX_REQUEST_IDS = 8
+
 log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -170,6 +174,9 @@ class Lobby:
         actor = Actor(core, self.store, owner=self.owner, limits=self.limits.actor,
                       clock=self.clock, stats=self.stats)
         self.actors[core.match_id] = actor
+        for entry in core.meta.get("requests") or []:  # from a snapshot: see _remember_id
+            if isinstance(entry, list) and len(entry) == 2:
+                self.recent[(str(entry[0]), str(entry[1]))] = core.match_id
         await self.tg.start(self._run_actor, actor)
         return actor
 
@@ -300,9 +307,20 @@ class Lobby:
 
     def _remember(self, conn: Connection, re: MsgId, mid: str) -> None:
         player, _ = self._player(conn)
-        self.recent[(player, repr(re))] = mid
+        self._remember_id(player, repr(re), mid)
+
+    def _remember_id(self, player: str, rid: str, mid: str) -> None:
+        self.recent[(player, rid)] = mid
         while len(self.recent) > self.limits.recent_ids:
             self.recent.popitem(last=False)
+        actor = self.actors.get(mid)
+        if actor is not None:
+            # Kept in the match's meta, so the next snapshot persists it and a request
+            # resent after a restart is still answered, not applied twice.
+            ids: list[Any] = list(actor.core.meta.get("requests") or [])
+            if [player, rid] not in ids:
+                ids = [*ids, [player, rid]][-MAX_REQUEST_IDS:]
+                actor.core.meta["requests"] = ids
 
     # -- message handlers --
 
@@ -376,6 +394,7 @@ class Lobby:
         actor = await self._start(core)
         conn.push({"t": "ack", "re": msg["id"], "queued": False})
         self._remember(conn, msg["id"], core.match_id)
+        self._remember_id(waiting.player, repr(waiting.re), core.match_id)
         for seat, (c, p, n) in enumerate([(waiting.conn, waiting.player, waiting.name),
                                           (conn, player, name)]):
             c.matches.add(core.match_id)

@@ -271,3 +271,21 @@ def test_tune_gc_freezes_startup_objects_and_raises_the_thresholds() -> None:
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+async def test_a_create_resent_after_a_restart_is_answered_with_the_same_match(
+    serve: Any, server_config: Any, client: Any
+) -> None:
+    """Idempotent ids survive a restart: the id is kept in the match's snapshot."""
+    config = server_config()
+    async with serve(config) as url, client(url) as a:
+        w = await a.hello("a")
+        await a.send({"t": "create", "id": "c1", **TOY})
+        first = await a.expect("ack", re="c1")
+    async with serve(config) as url, client(url) as a:
+        await a.hello(token=w["token"])
+        await a.send({"t": "create", "id": "c1", **TOY})
+        again = await a.expect("ack", re="c1")
+        assert again["match"] == first["match"]
+        await a.send({"t": "list", "id": "l", "game": "toy"})
+        assert len((await a.expect("ack", re="l"))["matches"]) == 1
