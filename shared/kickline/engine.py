@@ -1679,6 +1679,10 @@ def _intercept(c: Ctx) -> None:
     new = 1 - side
     c.set_turn(speed_step=ch)  # 19.9.5
     if pos == c.B.attack_end(new):
+        if c.players[ch].pos != pos:
+            # RULING_INTERCEPT_FROM_A_LASTING_DOUBLE_TEAM: a Double Team's challenger who
+            # challenged from where they stood (19.10.4) takes the ball where it is.
+            c.move(ch, pos)
         c.set_ball(speed=1, owner=new, carrier=ch, last=new)
         c.ev("intercept", "19.9.6", player=pid(ch), to=c.sp(pos))
         c.then(("setup", ch, "intercept", 0))
