@@ -1234,6 +1234,12 @@ def _dribble_options(c: Ctx) -> list[int]:
     maxd = R.PLAYMAKER_DRIBBLE if role(h) == "PM" else 1  # 6.6.4
     if c.ability(h) == "emberdash":
         maxd = EMBERDASH_DRIBBLE  # 21.3.4
+    return _forward_reach(c, maxd)
+
+
+def _forward_reach(c: Reads, maxd: int) -> list[int]:
+    """Distances 1..maxd the handler may carry the ball forward; those the end of the
+    field cuts to the same space are one choice (on the last space "1" goes nowhere)."""
     seen: list[int] = []
     dists: list[int] = []
     for k in range(1, maxd + 1):
@@ -1244,14 +1250,20 @@ def _dribble_options(c: Ctx) -> list[int]:
     return dists
 
 
-def _dribble_answer(c: Ctx, f: Frame, d: str) -> None:
-    k = int(d.split()[1])
+def _carry_forward(c: Ctx, k: int, law: str) -> tuple[int, int]:
+    """The handler carries the ball ``k`` forward (a dribble, a burst): (from, to)."""
     h, side = c.turn.handler, c.turn.side
     frm = c.ball.pos
     t, _ = c.B.step(frm, Board.fwd(side), k)
-    ball_moves(c, t, "6.6.2", carried=(h,))
+    ball_moves(c, t, law, carried=(h,))
     c.move(h, t)
     c.set_ball(pos=t, owner=side, carrier=h, last=side)
+    return frm, t
+
+
+def _dribble_answer(c: Ctx, f: Frame, d: str) -> None:
+    h = c.turn.handler
+    frm, t = _carry_forward(c, int(d.split()[1]), "6.6.2")
     # A dribble cut short by the end of the field moves only as far as the field goes.
     c.ev("dribble", "6.6.2", player=pid(h), to=c.sp(t), spaces=abs(t - frm))
     s, off = c.ball.speed, c.off(h)
@@ -1544,25 +1556,14 @@ def _burst(c: Ctx) -> None:
 
 def _burst_options(c: Reads) -> list[int]:
     """19.6.2-19.6.3: up to 4 forward (a Playmaker 5), only as far as the field goes."""
-    maxd = R.PLAYMAKER_BURST if role(c.turn.handler) == "PM" else R.BURST_REACH
-    seen: list[int] = []  # on the last space "1" is the burst the field cuts to nothing
-    dists: list[int] = []
-    for k in range(1, maxd + 1):
-        t, _ = c.B.step(c.ball.pos, Board.fwd(c.turn.side), k)
-        if t not in seen:
-            seen.append(t)
-            dists.append(k)
-    return dists
+    return _forward_reach(c, R.PLAYMAKER_BURST if role(c.turn.handler) == "PM"
+                          else R.BURST_REACH)
 
 
 def _burst_answer(c: Ctx, f: Frame, d: str) -> None:
-    k = int(d.split()[1])
-    h, side = c.turn.handler, c.turn.side
-    frm = c.ball.pos
-    t, _ = c.B.step(frm, Board.fwd(side), k)
-    ball_moves(c, t, "19.6.2", carried=(h,))
-    c.move(h, t)
-    c.set_ball(pos=t, owner=side, carrier=h, last=side, speed=MAX_SPEED)  # 19.6.4
+    h = c.turn.handler
+    frm, t = _carry_forward(c, int(d.split()[1]), "19.6.2")
+    c.set_ball(speed=MAX_SPEED)  # 19.6.4
     c.ev("dribble-burst", "19.6.2", player=pid(h), to=c.sp(t), spaces=abs(t - frm),
          speed=MAX_SPEED)
     if c.ability(h) != "emberdash":  # 21.3.4: Emberdash's burst costs nothing
