@@ -99,6 +99,30 @@ def position(
     return state
 
 
+def skill_test_duel(teams: tuple[str, str], *, hand: str = "h4", chal: str = "v4",
+                    mode: str = "standard", cards: tuple[str, str] = ("dribble", "steal"),
+                    **kw: Any) -> Match:
+    """Handler ``hand`` and challenger ``chal`` alone on M2 (a few teammates elsewhere);
+    the cards (Dribble v Steal: a tie) send them into a skill test."""
+    home = {"h0": "H1", "h6": "V1"}
+    visitors = {"v0": "V2", "v6": "H2"}
+    home.pop(hand, None)
+    visitors.pop(chal, None)
+    home[hand], visitors[chal] = "M2", "M2"
+    s = position(home=home, visitors=visitors, ball="M2", mode=mode, teams=teams, **kw)
+    return Match(s).do("action maneuver", f"card {cards[0]}", f"card {cards[1]}")
+
+
+def high_pass_2(teams: tuple[str, str], mode: str, **visitors: str) -> Match:
+    """Home h4 on M1 throws 2, unchallenged, onto M3: the ball crosses M2 and lands on M3."""
+    s = position(home={"h4": "M1", "h0": "H1"}, visitors={"v0": "V2", **visitors}, ball="M1",
+                 mode=mode, teams=teams)
+    m = Match(s).do("action maneuver")
+    if m.frame == "send":
+        m.do("send none")
+    return m.do("card high-pass", "throw 2")
+
+
 class Match:
     """A state plus everything it has said since the test began."""
 
@@ -187,8 +211,17 @@ class Match:
         return self
 
 
-__all__ = ["HOME", "HOME_DEAL_7", "VISITORS", "VISITORS_DEAL_7", "Match", "kickoff",
-           "position"]
+__all__ = [
+    "HOME",
+    "HOME_DEAL_7",
+    "VISITORS",
+    "VISITORS_DEAL_7",
+    "Match",
+    "high_pass_2",
+    "kickoff",
+    "position",
+    "skill_test_duel",
+]
 
 
 # --- small generic helpers (appended for the Law 6-15 tests) -------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from scenario import Match, position, rolling_for
+from scenario import Match, position, rolling_for, skill_test_duel
 
 import kickline
 from kickline.state import parse_pid
@@ -18,14 +18,7 @@ TRAINEES_VS_CY = ("training", "cyborgs")
 def _duel(mode: str = "standard", teams: tuple[str, str] = TRAINEES_VS_CY,
           hand: str = "h4", chal: str = "v4", **kw: object) -> Match:
     """Handler and challenger alone on M2; the cards tie (Dribble v Steal) into a test."""
-    home = {"h0": "H1", "h6": "V1"}
-    visitors = {"v0": "V2", "v6": "H2"}
-    home.pop(hand, None)
-    visitors.pop(chal, None)
-    home[hand], visitors[chal] = "M2", "M2"
-    s = position(home=home, visitors=visitors, ball="M2", mode=mode, teams=teams,
-                 **kw)  # type: ignore[arg-type]
-    return Match(s).do("action maneuver", "card dribble", "card steal")
+    return skill_test_duel(teams, hand=hand, chal=chal, mode=mode, **kw)
 
 
 def test_20_3_5_overdrive_drains_3_for_plus_5() -> None:

@@ -7,7 +7,7 @@ Telekinetics slots: 0 Umbrik FB, 1 Vorix D, 2 Dravox D, 3 Spectra MF, 4 Hexis PM
 
 from __future__ import annotations
 
-from scenario import HOME, VISITORS, Match, position, rolling_for
+from scenario import HOME, VISITORS, Match, high_pass_2, position, rolling_for
 
 from kickline.engine import Ctx, Movement, ball_moves, pull_offers, smooth_offers
 from kickline.state import parse_pid
@@ -17,13 +17,8 @@ TK_V_OOZES = ("telekinetics", "oozes")  # the home side is
 
 
 def _high_pass_2(mode: str = "standard", **visitors: str) -> Match:
-    """Home h4 on M1 throws 2, unchallenged, onto M3: the ball crosses M2 and lands on M3."""
-    s = position(home={"h4": "M1", "h0": "H1"}, visitors={"v0": "V2", **visitors}, ball="M1",
-                 mode=mode, teams=OOZES_V_TK)
-    m = Match(s).do("action maneuver")
-    if m.frame == "send":
-        m.do("send none")
-    return m.do("card high-pass", "throw 2")
+    """Home h4 on M1 throws 2, unchallenged, onto M3 (crossing M2)."""
+    return high_pass_2(OOZES_V_TK, mode, **visitors)
 
 
 def test_20_4_1_offered_on_a_space_passed_over_and_on_the_landing_space() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scenario import Match, position, rolling_for
+from scenario import Match, position, rolling_for, skill_test_duel
 
 # Board 7: H1 H2 M1 M2 M3 V1 V2.  Fire Demons by slot: 0 Ashwall FB, 1 Blazebulk D,
 # 3 Scorchit MF, 4 Emberdash PM 4/3, 5 Sizzifizik PM, 7 Brightburn S 6/1, 8 Kindlefinger S.
@@ -10,17 +10,10 @@ from scenario import Match, position, rolling_for
 FD_VS_TRAINEES = ("fire-demons", "training")
 
 
-def _duel(mode: str = "standard", teams: tuple[str, str] = FD_VS_TRAINEES, hand: str = "h4",
-          chal: str = "v4", **kw: object) -> Match:
+def _duel(mode: str = "standard", teams: tuple[str, str] = FD_VS_TRAINEES,
+          hand: str = "h4", chal: str = "v4", **kw: object) -> Match:
     """Handler and challenger alone on M2; the cards tie (Dribble v Steal) into a test."""
-    home = {"h0": "H1", "h6": "V1"}
-    visitors = {"v0": "V2", "v6": "H2"}
-    home.pop(hand, None)
-    visitors.pop(chal, None)
-    home[hand], visitors[chal] = "M2", "M2"
-    s = position(home=home, visitors=visitors, ball="M2", mode=mode, teams=teams,
-                 **kw)  # type: ignore[arg-type]
-    return Match(s).do("action maneuver", "card dribble", "card steal")
+    return skill_test_duel(teams, hand=hand, chal=chal, mode=mode, **kw)
 
 
 def test_20_2_1a_a_blaze_adds_the_second_die() -> None:

@@ -7,7 +7,7 @@ Oozes: 6 Shpritz W.  Fire Demons: 2 Inferno D.  Cyborgs: 7 Pulsar S.
 
 from __future__ import annotations
 
-from scenario import HOME, VISITORS, Match, position
+from scenario import HOME, VISITORS, Match, high_pass_2, position
 
 from kickline.state import parse_pid
 
@@ -17,12 +17,7 @@ TK_V_OOZES = ("telekinetics", "oozes")
 
 def _high_pass_2(mode: str = "advanced", **visitors: str) -> Match:
     """Home h4 on M1 throws 2, unchallenged, onto M3 (crossing M2)."""
-    s = position(home={"h4": "M1", "h0": "H1"}, visitors={"v0": "V2", **visitors}, ball="M1",
-                 mode=mode, teams=OOZES_V_TK)
-    m = Match(s).do("action maneuver")
-    if m.frame == "send":
-        m.do("send none")
-    return m.do("card high-pass", "throw 2")
+    return high_pass_2(OOZES_V_TK, mode, **visitors)
 
 
 def test_21_5_1_noxar_pulls_from_beside_and_brings_the_ball_home() -> None:

@@ -7,7 +7,7 @@ Zorch 21.6.6.  Each is checked against standard mode, where it does not apply.
 
 from __future__ import annotations
 
-from scenario import Match, position, rolling_for
+from scenario import Match, position, rolling_for, skill_test_duel
 
 from kickline.state import parse_pid
 
@@ -21,14 +21,7 @@ def _duel(teams: tuple[str, str], hand: str = "h4", chal: str = "v4",
           mode: str = "advanced", cards: tuple[str, str] = ("dribble", "steal"),
           **kw: object) -> Match:
     """Handler and challenger alone on M2; the cards tie into a skill test."""
-    home = {"h0": "H1", "h6": "V1"}
-    visitors = {"v0": "V2", "v6": "H2"}
-    home.pop(hand, None)
-    visitors.pop(chal, None)
-    home[hand], visitors[chal] = "M2", "M2"
-    s = position(home=home, visitors=visitors, ball="M2", mode=mode, teams=teams,
-                 **kw)  # type: ignore[arg-type]
-    return Match(s).do("action maneuver", f"card {cards[0]}", f"card {cards[1]}")
+    return skill_test_duel(teams, hand=hand, chal=chal, mode=mode, cards=cards, **kw)
 
 
 FD = ("fire-demons", "training")
