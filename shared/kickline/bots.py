@@ -128,16 +128,8 @@ def greedy_bot(view: View, legal: Sequence[str], rng: _random.Random) -> str:
         return pick(legal, lambda d: (-r.pos(d.split()[1]) * r.fwd(), d))
     if "dribble" in kinds:
         return max(legal, key=lambda d: int(d.split()[1]))
-    if "throw" in kinds:
-        mine = {r.pos(p) for p in r.players if r.players[p]["side"] == r.me
-                and r.players[p]["status"] == "field"}
-        ball = r.index[view["ball"]["space"]]
-        throws = [d for d in legal if d.startswith("throw ")]
-        landing = [d for d in throws if ball + r.fwd() * int(d.split()[1]) in mine]
-        runs = [d for d in legal if d.startswith("quantor ")]  # 21.4.5
-        if not landing and runs and _fresh_after(r, _quantor(r), 3):
-            return min(runs, key=lambda d: int(d.split()[1]))
-        return min(landing or throws, key=lambda d: int(d.split()[1]))
+    if "throw" in kinds:  # the shortest throw onto a teammate
+        return min(_long_ball(r, view, legal, "throw"), key=lambda d: int(d.split()[1]))
     if "speed" in kinds:
         return max(legal, key=lambda d: int(d.split()[1]))
     if kinds & {"receive", "pick", "challenge"}:
@@ -169,6 +161,21 @@ def _frame_player(view: View) -> str | None:
     return None
 
 
+def _long_ball(r: _Reader, view: View, legal: Sequence[str], kind: str) -> list[str]:
+    """A High Pass (``throw``) or Setup Pass (``aim``): the distances that land on a
+    teammate; failing those, Quantor's runs while Quantor is fresh (21.4.5); failing
+    those, every distance."""
+    mine = {r.pos(p) for p in r.players if r.players[p]["side"] == r.me
+            and r.players[p]["status"] == "field"}
+    ball = r.index[view["ball"]["space"]]
+    plain = [d for d in legal if d.startswith(kind + " ")]
+    onto = [d for d in plain if ball + r.fwd() * int(d.split()[1]) in mine]
+    runs = [d for d in legal if d.startswith("quantor ")]
+    if not onto and runs and _fresh_after(r, _quantor(r), 3):
+        return runs
+    return onto or plain
+
+
 def _quantor(r: _Reader) -> str | None:
     return next((p for p, q in r.players.items() if q.get("ability") == "quantor"
                  and q["side"] == r.me and q["status"] == "field"), None)
@@ -195,16 +202,8 @@ def _part_two(r: _Reader, view: View, legal: Sequence[str], kinds: set[str]) -> 
         return "join yes" if _fresh_after(r, me, 1) else "join no"
     if "scorch" in kinds:
         return "scorch force" if _fresh_after(r, me, 2) else "scorch accept"
-    if "aim" in kinds:  # a Setup Pass onto a teammate in range, the longest one
-        ball = r.index[view["ball"]["space"]]
-        mine = {r.pos(p) for p in r.players if r.players[p]["side"] == r.me
-                and r.players[p]["status"] == "field"}
-        aims = [d for d in legal if d.startswith("aim ")]
-        onto = [d for d in aims if ball + r.fwd() * int(d.split()[1]) in mine]
-        runs = [d for d in legal if d.startswith("quantor ")]  # 21.4.5
-        if not onto and runs and _fresh_after(r, _quantor(r), 3):
-            return max(runs, key=lambda d: int(d.split()[1]))
-        return max(onto or aims, key=lambda d: int(d.split()[1]))
+    if "aim" in kinds:  # a Setup Pass onto a teammate, the longest one
+        return max(_long_ball(r, view, legal, "aim"), key=lambda d: int(d.split()[1]))
     if "pull" in kinds:  # Mind Pull: one token for a 1-in-6 (Spectra 1-in-3) steal
         tk = next((d.split()[1] for d in legal if d != "pull none"), None)
         return f"pull {tk}" if _fresh_after(r, tk, 1) else "pull none"
