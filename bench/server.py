@@ -437,7 +437,9 @@ def main() -> int:
                          "paced load instead of a flood)")
     ap.add_argument("--warmup", type=float, default=5.0,
                     help="seconds of play (matches starting) before measuring (5)")
-    ap.add_argument("--game", default="kickline")
+    ap.add_argument("--game", default="kickline",
+                    help="kickline | toy (a toy match lasts about a second: use --warmup 0, "
+                         "or every match ends inside the warm-up and nothing is measured)")
     ap.add_argument("--board", type=int, default=7)
     ap.add_argument("--sqlite-synchronous", default="NORMAL")
     ap.add_argument("--no-baselines", action="store_true",
