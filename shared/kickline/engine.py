@@ -70,8 +70,6 @@ DECISION_LAW = {
 }
 PERIOD_END = {1: 15, 2: 30}  # 16.1.1, 16.3.1
 MAX_SPEED = 12
-VISCOR_BONUS = 3  # 21.6.4
-EMBERDASH_DRIBBLE = 3  # 21.3.4
 
 
 def is_ooze(c: Reads, i: int) -> bool:
@@ -90,7 +88,7 @@ def merge(c: Reads, side: int, attack: bool, rolling: tuple[int, ...]) -> list[d
         adds = c.off(i) if attack else c.dfn(i)
         viscor = c.ability(i) == "viscor"
         if viscor:
-            adds += VISCOR_BONUS
+            adds += R.VISCOR_BONUS
         out.append({"player": pid(i), "adds": adds, "law": "21.6.4" if viscor else "20.5.1"})
     return out
 
@@ -1233,7 +1231,7 @@ def _dribble_options(c: Ctx) -> list[int]:
     h = c.turn.handler
     maxd = R.PLAYMAKER_DRIBBLE if role(h) == "PM" else 1  # 6.6.4
     if c.ability(h) == "emberdash":
-        maxd = EMBERDASH_DRIBBLE  # 21.3.4
+        maxd = R.EMBERDASH_DRIBBLE  # 21.3.4
     return _forward_reach(c, maxd)
 
 

@@ -129,6 +129,8 @@ PULL_COST = 1  # 20.4.1 (Quillon 0, 21.5.2)
 INFERNO_SPEED = 12  # 21.3.6
 VORIX_SPEED = 12  # 21.5.6
 QUANTOR_COST = 3  # 21.4.5: drain 3 to run onto the pass
+VISCOR_BONUS = 3  # 21.6.4: Merge adds 3 more
+EMBERDASH_DRIBBLE = 3  # 21.3.4: Dribble Advance up to 3
 # Kickline's own readings of Law 20.4 (docs/RULINGS.md, Part II):
 RULING_PULLS_SAME_SPACE_ROSTER_ORDER = True  # 20.4.5: ties in path order go by roster slot
 RULING_PULL_SIDE_IS_THE_MOVING_BALLS = True  # 20.4.1: whose ball it is as it moves
