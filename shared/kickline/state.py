@@ -180,7 +180,7 @@ class Reads:
         """Player ``i``'s personal ability id (21.1.1): advanced mode only."""
         if self.config.mode != "advanced":
             return ""
-        return self.team_of(i // 9).players[i % 9].ability
+        return self.card(i).ability
 
     def off(self, i: int) -> int:
         return ROLE_SKILLS[role(i)][0]
@@ -189,7 +189,7 @@ class Reads:
         """The defensive skill; an advanced skill replaces the role's in advanced mode
         (21.2.1, rulings 6.2: the five house advanced skills are all defensive)."""
         if self.config.mode == "advanced":
-            adv = self.team_of(i // 9).players[i % 9].adv_def
+            adv = self.card(i).adv_def
             if adv is not None:
                 return adv
         return ROLE_SKILLS[role(i)][1]
