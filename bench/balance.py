@@ -33,10 +33,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "shared"))
 
 from kickline import result  # noqa: E402
+from kickline.roster import SPECIES_TEAMS  # noqa: E402
 from kickline.simulate import play_match  # noqa: E402
 from kickline.state import Config  # noqa: E402
 
-SPECIES_TEAMS = ("cyborgs", "fire-demons", "oozes", "telekinetics")
 Z95 = 1.959964
 
 

@@ -17,9 +17,9 @@ import sys
 import time
 
 import kickline
+from kickline.roster import SPECIES_TEAMS
 
-SPECIES = ("cyborgs", "fire-demons", "oozes", "telekinetics")
-PAIRINGS = [[a, b] for a in SPECIES for b in SPECIES]
+PAIRINGS = [[a, b] for a in SPECIES_TEAMS for b in SPECIES_TEAMS]
 
 
 def play(board: int, seed: int, greedy: bool = False, mode: str = "training"

@@ -152,3 +152,6 @@ TEAMS: dict[str, Team] = {
         ),
     )
 }
+
+# The four species teams (rulings 6.3), in id order: what Part II matches pair.
+SPECIES_TEAMS: tuple[str, ...] = tuple(sorted(t for t in TEAMS if t != "training"))

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import kickline
+from kickline.roster import SPECIES_TEAMS
 from kickline.state import State
 
-SPECIES_TEAMS = ("cyborgs", "fire-demons", "oozes", "telekinetics")
 # Every ordered pairing, mirrors included: seed n plays pairing n mod 16, so any run of
 # 16 consecutive seeds puts every species team on each side against every other.
 PAIRINGS = [(a, b) for a in SPECIES_TEAMS for b in SPECIES_TEAMS]

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from golden_play import GOLDEN_DIR, MATCHES, read, replay
 
+from kickline.roster import SPECIES_TEAMS
+
 FILES = sorted(GOLDEN_DIR.glob("*.jsonl"))
 SCRIPT = Path(__file__).with_name("golden_play.py")
 
@@ -24,8 +26,8 @@ def test_every_listed_match_has_a_golden_file_in_every_mode_on_both_boards() -> 
     # In each Part II mode every species team plays on each seat (18.1.1b-c).
     for mode in ("standard", "advanced"):
         for seat in (0, 1):
-            assert sorted(c["teams"][seat] for c in configs if c["mode"] == mode) == [
-                "cyborgs", "fire-demons", "oozes", "telekinetics"]
+            assert sorted(c["teams"][seat] for c in configs if c["mode"] == mode) == list(
+                SPECIES_TEAMS)
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])

@@ -5,12 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from harness import PAIRINGS
 
 import kickline
 from kickline.preview import state_from_view
-
-SPECIES = ("cyborgs", "fire-demons", "oozes", "telekinetics")
-PAIRINGS = [(a, b) for a in SPECIES for b in SPECIES]
 
 
 @pytest.mark.parametrize(("mode", "matches"), [("training", 15), ("standard", 8),
