@@ -154,10 +154,12 @@ class Actor:
             effects = self.core.handle(cmd, self.clock() if at is None else at)
         except Exception:
             log.exception("match %s: command %r failed", self.match_id, cmd)
+            # Reload before answering: the error tells the sender the match continues
+            # from its last saved state, so that must already be true when it arrives.
+            await self._reload()
             if peer is not None:
                 peer.push(error(Code.INTERNAL, "the server failed on this command; "
                                 "the match continues from its last saved state"))
-            await self._reload()
             return
         for e in effects:
             await self._carry_out(e)
