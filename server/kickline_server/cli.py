@@ -19,9 +19,10 @@ from .actor import ActorLimits
 from .app import CLIENT_DIR, DataDirInUse, ServerConfig, run_server, tune_gc
 from .botclient import BotError, play
 from .core import Clock
+from .identity import rotate_key
 from .lobby import LobbyLimits
 from .protocol import Limits
-from .store import StoreUnavailable
+from .store import SchemaTooNew, StoreUnavailable
 from .transport import TransportLimits
 
 
@@ -46,7 +47,11 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--client-dir", type=Path, default=CLIENT_DIR,
                    help="static files to serve at / (the web client)")
     s.add_argument("--grace", type=float, default=60.0,
-                   help="seconds a dropped player keeps the seat (60)")
+                   help="seconds a player may be away before the opponent may claim the win "
+                        "(60); being away never forfeits by itself")
+    s.add_argument("--restart-grace", type=float, default=60.0,
+                   help="seconds added to every owed decision's clock when matches resume "
+                        "after a restart (60)")
     s.add_argument("--decision-time", type=float, default=30.0,
                    help="free seconds per decision (30)")
     s.add_argument("--time-bank", type=float, default=300.0,
@@ -73,6 +78,12 @@ def _parser() -> argparse.ArgumentParser:
     # Test only: fix every match's dice seed (hex).  Hidden: never for real play.
     s.add_argument("--insecure-fixed-seed", default=None, help=argparse.SUPPRESS)
 
+    k = sub.add_parser("rotate-key", help="put a new token signing key first in the data "
+                       "directory's key file (old tokens keep working; a server reads it at "
+                       "its next start)")
+    k.add_argument("--data-dir", type=Path, default=_default_data_dir())
+    k.add_argument("--log-level", default="WARNING")
+
     b = sub.add_parser("bot", help="play one match over the network with a bot")
     b.add_argument("--url", required=True, help="ws://HOST:PORT (the /ws path is added)")
     how = b.add_mutually_exclusive_group()
@@ -88,7 +99,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="MINE,THEIRS team ids (kickline: training, fire-demons, cyborgs, "
                         "telekinetics, oozes); a quick match reads only MINE")
     b.add_argument("--private", action="store_true")
-    b.add_argument("--name", default="bot")
+    b.add_argument("--name", default="robot",
+                   help="the bot's name; a random suffix keeps it unique (robot-3fa2c1)")
     b.add_argument("--seed", default=None, help="make the bot's choices reproducible")
     b.add_argument("--decision-time", type=float, default=None)
     b.add_argument("--log-level", default="WARNING")
@@ -109,7 +121,8 @@ def _serve(args: argparse.Namespace) -> int:
         lobby=LobbyLimits(
             clock=Clock(decision=args.decision_time, bank=args.time_bank,
                         max_timeouts=args.max_timeouts),
-            grace=args.grace, max_live_matches=args.max_matches,
+            grace=args.grace, restart_grace=args.restart_grace,
+            max_live_matches=args.max_matches,
             actor=ActorLimits(inbox=args.inbox, lease_ttl=args.lease_ttl)),
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed else None,
     )
@@ -133,6 +146,9 @@ def _serve(args: argparse.Namespace) -> int:
     except Exception as exc:
         inner = _unwrap(exc)
         if isinstance(inner, DataDirInUse):
+            print(f"kickline: {inner}", file=sys.stderr)
+            return 2
+        if isinstance(inner, SchemaTooNew):
             print(f"kickline: {inner}", file=sys.stderr)
             return 2
         if isinstance(inner, StoreUnavailable):
@@ -192,6 +208,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
         return _serve(args)
+    if args.command == "rotate-key":
+        try:
+            kid = rotate_key(args.data_dir)
+        except (OSError, ValueError) as exc:
+            print(f"kickline: cannot rotate the key in {args.data_dir}: {exc}", file=sys.stderr)
+            return 2
+        print(f"new signing key {kid} in {args.data_dir / 'secret.key'}; restart the server "
+              "to use it (tokens signed by the older keys keep working)")
+        return 0
     return _bot(args)
 
 

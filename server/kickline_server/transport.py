@@ -56,7 +56,7 @@ class TransportLimits:
 class Hub(Protocol):
     """The application side of a connection (see :mod:`.lobby`)."""
 
-    def hello(self, conn: Connection, msg: Message) -> Message: ...
+    async def hello(self, conn: Connection, msg: Message) -> Message: ...
 
     async def dispatch(self, conn: Connection, msg: Message) -> None: ...
 
@@ -182,7 +182,8 @@ async def _converse(conn: Connection, hub: Hub) -> None:
     if msg["t"] != "hello":
         raise ProtocolViolation(Code.HELLO_REQUIRED, "the first message must be hello",
                                 Close.POLICY)
-    welcome = hub.hello(conn, msg)
+    with anyio.fail_after(limits.handshake_timeout):
+        welcome = await hub.hello(conn, msg)
     conn.push(welcome)
     if welcome["t"] == "error":
         close = Close.PROTOCOL_ERROR if welcome["code"] == Code.UNSUPPORTED_VERSION else (
