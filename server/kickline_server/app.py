@@ -27,6 +27,7 @@ from websockets.http11 import Request, Response
 
 from . import static
 from .actor import Stats
+from .gate import GateConnection, loop_errors, quiet_logger
 from .identity import Tokens, load_secret, load_server_id
 from .lobby import Lobby, LobbyLimits
 from .store import Store
@@ -116,6 +117,12 @@ async def run_server(
 ) -> None:
     """Serve until ``shutdown`` is set; reports the bound port through ``task_status``."""
     shutdown = shutdown or anyio.Event()
+    with loop_errors():
+        await _run(config, shutdown, stats, task_status)
+
+
+async def _run(config: ServerConfig, shutdown: anyio.Event, stats: Stats | None,
+               task_status: TaskStatus[int]) -> None:
     async with _data_dir_lock(config.data_dir):
         tokens = Tokens(load_secret(config.data_dir, config.secret))
         owner = load_server_id(config.data_dir)
@@ -141,6 +148,10 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
 
         def process_request(conn: ServerConnection, request: Request) -> Response | None:
             path = request.path.split("?", 1)[0]
+            if request.method not in ("GET", "HEAD"):
+                refused = conn.respond(405, "only GET and HEAD are served here\n")
+                refused.headers["Allow"] = "GET, HEAD"
+                return refused
             if path == "/healthz":
                 return conn.respond(200, json.dumps({
                     "ok": True, "matches": len(lobby.actors),
@@ -154,6 +165,9 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             if config.client_dir is not None:
                 found = static.respond(config.client_dir, path, request.headers)
                 if found is not None:
+                    if request.method == "HEAD":  # the same headers, no body
+                        return Response(found.status_code, found.reason_phrase,
+                                        found.headers, b"")
                     return found
             return conn.respond(404, "not found\n")
 
@@ -169,6 +183,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
 
         async with serve(
             handler, config.host, config.port, process_request=process_request,
+            create_connection=GateConnection, logger=quiet_logger(),
             max_size=config.transport.max_frame, max_queue=16,
             compression="deflate" if config.compression else None,
             ping_interval=config.ping_interval, ping_timeout=config.ping_interval,
