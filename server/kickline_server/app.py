@@ -27,6 +27,7 @@ from websockets.http11 import Request, Response
 
 from . import static
 from .actor import Stats
+from .addresses import TrustedProxies, address_key, client_address
 from .gate import GateConnection, loop_errors, quiet_logger
 from .identity import Tokens, load_secret, load_server_id
 from .lobby import Lobby, LobbyLimits
@@ -50,6 +51,8 @@ class ServerConfig:
     secret: str | None = None
     client_dir: Path | None = CLIENT_DIR
     max_connections_per_address: int = 64
+    trusted_proxies: TrustedProxies = field(default_factory=TrustedProxies)
+    """Reverse proxies whose ``X-Forwarded-For`` names the client (``addresses.py``)."""
     ping_interval: float | None = 20.0
     backlog: int = 1024
     """Pending TCP connections the listener queues (bursts of reconnecting clients)."""
@@ -159,7 +162,8 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             if request.headers.get("Upgrade", "").lower() == "websocket":
                 if path != "/ws":
                     return conn.respond(404, "the websocket endpoint is /ws\n")
-                if per_address[_address(conn)] >= config.max_connections_per_address:
+                if (per_address[address_key(client_address(conn, config.trusted_proxies))]
+                        >= config.max_connections_per_address):
                     return conn.respond(429, "too many connections from your address\n")
                 return None
             if config.client_dir is not None:
@@ -172,10 +176,11 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             return conn.respond(404, "not found\n")
 
         async def handler(ws: ServerConnection) -> None:
-            addr = _address(ws)
+            address = client_address(ws, config.trusted_proxies)
+            addr = address_key(address)
             per_address[addr] += 1
             try:
-                await serve_connection(ws, lobby, config.transport)
+                await serve_connection(ws, lobby, config.transport, address=address)
             finally:
                 per_address[addr] -= 1
                 if per_address[addr] <= 0:
@@ -202,7 +207,3 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
         log.info("stopping %d match actors", len(lobby.actors))
         actors.cancel_scope.cancel()
 
-
-def _address(conn: ServerConnection) -> str:
-    remote = conn.remote_address
-    return str(remote[0]) if remote else "?"

@@ -15,6 +15,7 @@ import anyio
 
 from . import config, games
 from .actor import ActorLimits
+from .addresses import TrustedProxies
 from .app import CLIENT_DIR, DataDirInUse, ServerConfig, run_server, tune_gc
 from .botclient import BotError, play
 from .core import Clock
@@ -61,7 +62,8 @@ def _parser() -> argparse.ArgumentParser:
 def _serve(args: argparse.Namespace) -> int:
     try:
         opts = config.resolve(args)
-    except config.ConfigError as exc:
+        trusted = TrustedProxies.parse(opts.trusted_proxy)
+    except ValueError as exc:  # ConfigError included: one line naming the setting
         print(f"kickline: {exc}", file=sys.stderr)
         return 2
     if args.print_config:
@@ -73,6 +75,7 @@ def _serve(args: argparse.Namespace) -> int:
         host=opts.host, port=opts.port, data_dir=opts.data_dir, redis_url=opts.redis_url,
         secret=secret, client_dir=opts.client_dir or CLIENT_DIR,
         max_connections_per_address=opts.max_connections_per_address,
+        trusted_proxies=trusted,
         compression=opts.compression, sqlite_synchronous=opts.sqlite_synchronous,
         transport=TransportLimits(
             max_frame=opts.max_frame, handshake_timeout=opts.handshake_timeout,

@@ -136,6 +136,9 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("max_frame", int, 4096, "largest client frame in bytes"),
     Option("rate", float, 20.0, "client messages per second (burst: twice this)"),
     Option("max_connections_per_address", int, 64, "simultaneous connections per address"),
+    Option("trusted_proxy", str, None,
+           "reverse proxies whose X-Forwarded-For names the client: addresses or CIDRs, "
+           "comma-separated (e.g. 127.0.0.1,::1); unset, the header is ignored"),
     Option("handshake_timeout", float, 10.0, "seconds to wait for a new client's hello"),
     Option("idle_timeout", float, 900.0, "seconds a silent connection stays open"),
     Option("send_queue", int, 256, "messages queued per connection before it is dropped"),

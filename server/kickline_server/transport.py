@@ -71,9 +71,12 @@ class Hub(Protocol):
 class Connection:
     """One client connection as the rest of the server sees it."""
 
-    def __init__(self, ws: ServerConnection, limits: TransportLimits) -> None:
+    def __init__(self, ws: ServerConnection, limits: TransportLimits, *,
+                 address: str = "?") -> None:
         self.id = next(_ids)
         self.ws = ws
+        self.address = address
+        """The client's address (``addresses.client_address``: through trusted proxies)."""
         self.limits = limits
         self.player: str | None = None
         self.name: str | None = None
@@ -146,9 +149,10 @@ class Connection:
         done.cancel()
 
 
-async def serve_connection(ws: ServerConnection, hub: Hub, limits: TransportLimits) -> None:
-    """The whole life of one connection."""
-    conn = Connection(ws, limits)
+async def serve_connection(ws: ServerConnection, hub: Hub, limits: TransportLimits, *,
+                           address: str = "?") -> None:
+    """The whole life of one connection from ``address`` (the client's)."""
+    conn = Connection(ws, limits, address=address)
     try:
         async with anyio.create_task_group() as tg:
             tg.start_soon(conn._writer, tg.cancel_scope)
