@@ -54,6 +54,19 @@ class Legacy:
     name: str
 
 
+MAX_LABEL: Final = 24
+
+
+def check_name(name: str) -> str:
+    """A free-text label (a tournament entry's name), trimmed, spaces collapsed: 1-24
+    printable characters; raises ``ValueError``.  Account names have stricter rules:
+    :func:`.accounts.check_name`."""
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= MAX_LABEL or not name.isprintable():
+        raise ValueError(f"a name is 1-{MAX_LABEL} printable characters")
+    return name
+
+
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
@@ -99,7 +112,7 @@ class Tokens:
         """What a v2 token claims, or ``None`` if it is not one of ours (forged, damaged,
         or signed by a key this server no longer holds).  The epoch is checked by the
         caller against the account."""
-        if len(token) > MAX_TOKEN or token.count(".") != 3:
+        if len(token) > MAX_TOKEN or not token.isascii() or token.count(".") != 3:
             return None
         version, kid, payload, mac = token.split(".")
         key = self.ring.keys.get(kid)
@@ -110,7 +123,7 @@ class Tokens:
         try:
             data = json.loads(_unb64(payload))
             player, epoch = data["p"], data["e"]
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):
             return None
         if not isinstance(player, str) or type(epoch) is not int:
             return None
@@ -118,7 +131,7 @@ class Tokens:
 
     def legacy(self, token: str) -> Legacy | None:
         """A v1 token (before accounts), checked under every key of the ring."""
-        if len(token) > MAX_TOKEN or token.count(".") != 2:
+        if len(token) > MAX_TOKEN or not token.isascii() or token.count(".") != 2:
             return None
         version, payload, mac = token.split(".")
         if version != "v1":
@@ -129,7 +142,7 @@ class Tokens:
         try:
             data = json.loads(_unb64(payload))
             return Legacy(str(data["p"]), str(data["n"]))
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):
             return None
 
     def is_current(self, claim: Claim) -> bool:

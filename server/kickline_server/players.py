@@ -385,9 +385,9 @@ def cookie_token(conn: Connection) -> str | None:
 
 
 def address_of(conn: Connection) -> str:
-    """The client's address as the connection limit sees it."""
-    remote = getattr(conn.ws, "remote_address", None)
-    return str(remote[0]) if remote else "?"
+    """The client's address (through trusted proxies: ``addresses.client_address``), the
+    key the per-address limit on wrong passwords counts under."""
+    return conn.address
 
 
 def set_cookie(token: str, *, secure: bool, clear: bool = False) -> str:

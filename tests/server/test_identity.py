@@ -99,3 +99,15 @@ def test_secret_is_generated_once_and_kept(tmp_path: Path) -> None:
 def test_short_secret_refused() -> None:
     with pytest.raises(ValueError):
         Tokens(b"short")
+
+
+@pytest.mark.parametrize("where", ["mac", "payload", "prefix", "kid"])
+def test_non_ascii_tokens_are_refused_not_crashed_on(where: str) -> None:
+    t = Tokens(b"k" * 32)
+    token = t.sign("p1", 0)
+    prefix, kid, payload, mac = token.split(".")
+    parts = {"prefix": prefix, "kid": kid, "payload": payload, "mac": mac}
+    parts[where] = parts[where][:-1] + "é"
+    assert t.verify(".".join(parts.values())) is None
+    legacy = ".".join(["v1", parts["payload"], parts["mac"]])
+    assert t.legacy(legacy) is None
