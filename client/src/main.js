@@ -27,7 +27,17 @@ const ERROR_WORDS = {
   not_your_seat: "You do not hold a seat in this match.",
   not_started: "The match has not started yet.",
   bad_token: "Your saved identity is not known to this server; starting fresh.",
-  bad_name: "Please choose another name (letters and digits, not too long).",
+  bad_name: "Please choose another name: 2 to 20 letters or digits (spaces and . - _ ' are fine).",
+  name_taken: "Someone already plays under that name. Please choose another.",
+  reserved_name: "That name is kept for the game itself. Please choose another.",
+  signed_out: "You signed out on all devices. Choose a name, or sign in again from a device where you still are.",
+  no_identity: "Please choose a name.",
+  transfer_used: "That link was already used. Make a new one on the device where you are signed in.",
+  transfer_expired: "That link has expired. Make a new one on the device where you are signed in.",
+  transfer_unknown: "That link is not from this server.",
+  wrong_password: "Wrong password.",
+  too_many_attempts: "Too many wrong passwords. Wait a few minutes, then try again.",
+  cannot_claim: "Your opponent may still come back: you can claim the win a little later.",
   shutting_down: "The server is restarting. You will be reconnected.",
   already_queued: "You are already waiting for a quick match.",
   idle_timeout: "You were idle for a long time and got disconnected; reconnecting.",
@@ -110,11 +120,19 @@ function attach() {
 
 // ---- the link ---------------------------------------------------------------------
 
+// Who we are: the kept token; else a new player's name (only while choosing one); else
+// nothing, and the server reads its HttpOnly cookie (page storage can be wiped: Safari
+// deletes it after 7 days without a visit).
 function hello() {
   const token = LS.get("token");
   if (token) return { t: "hello", versions: [1], token };
-  return { t: "hello", versions: [1], name: LS.get("name") || "player" };
+  const name = LS.get("newname");
+  if (name) return { t: "hello", versions: [1], name };
+  return { t: "hello", versions: [1] };
 }
+
+// hello refusals that need the player: choose (another) name.
+const IDENTITY_ERRORS = ["no_identity", "name_taken", "reserved_name", "bad_name", "bad_token", "signed_out"];
 
 function startLink() {
   if (app.link) return;
@@ -129,8 +147,12 @@ function onMessage(m) {
   switch (m.t) {
     case "welcome":
       app.welcome = m;
+      app.nameProblem = null;
       LS.set("token", m.token);
       LS.set("name", m.name);
+      LS.set("newname", null);
+      // The server keeps the token in an HttpOnly cookie too; this one-time ticket sets it.
+      if (m.cookie) fetch(`/session?ticket=${encodeURIComponent(m.cookie)}`, { credentials: "same-origin", cache: "no-store" }).catch(() => {});
       attach();
       render();
       return;
@@ -202,7 +224,16 @@ function onError(m) {
   const mm = app.match;
   if (mm && m.match && m.match !== mm.id) return;
   const lobbyRe = typeof m.re === "string" && /^(join|watchc|lobby|create|quick):/.test(m.re);
-  if (m.code === "bad_token") { LS.set("token", null); }
+  if (IDENTITY_ERRORS.includes(m.code) && !app.welcome) {
+    // Nothing to retry on our own: stop and ask for a name, saying why.
+    LS.set("token", null);
+    LS.set("newname", null);
+    app.nameProblem = m.code === "no_identity" ? null : errorWords(m);
+    if (app.link) { app.link.stopped = true; app.link.drop(); }
+    app.link = null;
+    render();
+    return;
+  }
   // The match we tried to open is gone (or not ours): forget it and go home.
   if (typeof m.re === "string" && /^(open|watch):/.test(m.re) && ["not_found", "not_your_seat", "bad_field"].includes(m.code)) {
     LS.set("match", null);
@@ -314,7 +345,7 @@ function render() {
   renderConn();
   const r = route();
   const main = $("#main");
-  if (!app.welcome && !LS.get("name")) return renderName(main);
+  if (!app.welcome && (app.nameProblem !== undefined && !app.link)) return renderName(main);
   if ((r.what === "m" || r.what === "w") && app.match) return renderMatch();
   if (r.what === "join" || r.what === "watch") {
     main.replaceChildren(el("section", { class: "card-screen" }, el("p", { text: r.what === "join" ? `Joining match ${r.arg}…` : `Finding match ${r.arg}…` })));
@@ -329,11 +360,13 @@ function renderName(main) {
     e.preventDefault();
     const v = input.value.trim();
     if (!v) return;
-    LS.set("name", v);
+    LS.set("newname", v);
     LS.set("token", null);
+    app.nameProblem = undefined;
     if (app.link) { app.link.drop(); } else startLink();
     render();
-  } }, el("h2", { text: "Choose a name" }), el("p", { text: "Other players see it in the match." }), input,
+  } }, el("h2", { text: "Choose a name" }), el("p", { text: "Other players see it in the match. Nobody else can have the same one." }),
+  app.nameProblem ? el("p", { class: "error", role: "alert", id: "name-problem", text: app.nameProblem }) : null, input,
   el("button", { class: "btn primary", type: "submit", id: "save-name" }, "Continue"));
   main.replaceChildren(form);
   input.focus();
@@ -618,7 +651,7 @@ function startPreview() {
 
 function boot() {
   document.body.classList.add("ready");
-  if (LS.get("name") || LS.get("token")) startLink();
+  startLink(); // a kept token, or the server's cookie, or it asks for a name
   // A reload during a match goes straight back to it.
   const r = route();
   const last = LS.get("match");

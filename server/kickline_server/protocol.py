@@ -249,7 +249,7 @@ SCHEMAS: Final[dict[str, dict[str, Field]]] = {
                "bot": Field("str", False)},
     "join": {_ID: Field("id"), "code": Field("str")},
     "quick": {_ID: Field("id"), "game": Field("str", False), "config": Field("map"),
-              "clock": Field("map", False), "rated": Field("bool", False)},
+              "clock": Field("map", False)},
     "cancel": {_ID: Field("id")},
     "list": {_ID: Field("id"), "game": Field("str", False)},
     "open": {_ID: Field("id"), "match": Field("str"), "since": Field("int", False)},
@@ -268,11 +268,6 @@ SCHEMAS: Final[dict[str, dict[str, Field]]] = {
                      "old": Field("str", False)},
     "transfer": {_ID: Field("id"), "origin": Field("str")},
     "signout_everywhere": {_ID: Field("id")},
-    "challenge": {_ID: Field("id"), "to": Field("str"), "game": Field("str", False),
-                  "config": Field("map"), "clock": Field("map", False),
-                  "rated": Field("bool", False)},
-    "answer": {_ID: Field("id"), "challenge": Field("str"), "accept": Field("bool")},
-    "rematch": {_ID: Field("id"), "match": Field("str")},
 }
 """Client message types and their fields.  Unknown extra fields are rejected."""
 
