@@ -78,7 +78,7 @@ def pair(entries: Sequence[Entry], now: float, *, rated: bool,
     heap: list[tuple[float, float, int, int]] = []
 
     def offer(i: int, j: int) -> None:
-        if 0 <= i and j < n:
+        if i >= 0 and j < n:
             a, b = ordered[i], ordered[j]
             gap = b.rating - a.rating
             if gap <= min(window.at(now - a.since), window.at(now - b.since)) and not (
