@@ -1,7 +1,6 @@
-"""Tournament benchmark: Swiss pairing time per round, and starting a round at scale.
+"""Tournament benchmark: Swiss pairing time per round.
 
     python bench/tournament.py pairing [--sizes 16,64,256,1000] [--rounds 5] [--seed 1]
-    python bench/tournament.py start [--players 1000]
 
 ``pairing`` plays Swiss events through the tournament machine with random results
 (a few forfeits, half-point byes and withdrawals, as a real evening has) and times each
@@ -9,10 +8,6 @@ round's pairing: the whole ``pair`` command, which writes the TRF, runs the gacr
 checker program in a child process and checks its draw. It also times an empty
 pairing (two players) to show the fixed cost of the child process (interpreter start
 and the networkx import) apart from the pairing work.
-
-``start`` runs a real server (embedded store) and connects one websocket client per
-player, then times an organiser's "start round" until every match exists and every
-player has been told "your match is ready" (see docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -121,17 +116,10 @@ def main() -> int:
     p.add_argument("--sizes", default="16,64,256,1000")
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--seed", type=int, default=1)
-    s = sub.add_parser("start", help="start round to every match created and player told")
-    s.add_argument("--players", type=int, default=1000)
     args = ap.parse_args()
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}  "
           f"date: {time.strftime('%Y-%m-%d %H:%M')}")
-    if args.what == "pairing":
-        pairing([int(x) for x in args.sizes.split(",")], args.rounds, args.seed)
-    else:
-        from tournament_start import start  # the server half lives beside this file
-
-        start(args.players)
+    pairing([int(x) for x in args.sizes.split(",")], args.rounds, args.seed)
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 
