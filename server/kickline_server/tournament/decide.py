@@ -503,8 +503,11 @@ def forfeit(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
         raise Refused("bad_field", "absent is home, away or both")
     winner = None if absent == "both" else ("away" if absent == "home" else "home")
     res = Result("forfeit", winner)
-    return [{"e": "result", "round": rnd, "board": num, "result": res.to_plain(),
-             "reply": {"round": rnd, "board": num, "match": board.match}}]
+    ev: Event = {"e": "result", "round": rnd, "board": num, "result": res.to_plain(),
+                 "reply": {"round": rnd, "board": num, "match": board.match}}
+    if cmd.get("role") == "organiser" and board.match:
+        ev["stop"] = board.match  # the host ends the match the organiser decided
+    return [ev]
 
 
 def adjudicate(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
@@ -519,8 +522,11 @@ def adjudicate(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
     if res.kind == "played":
         raise Refused("bad_result", "an organiser's result is adjudicated or forfeit")
     board = t.round(rnd).board(num)
-    return [{"e": "result", "round": rnd, "board": num, "result": res.to_plain(),
-             "reply": {"round": rnd, "board": num, "match": board.match}}]
+    ev: Event = {"e": "result", "round": rnd, "board": num, "result": res.to_plain(),
+                 "reply": {"round": rnd, "board": num, "match": board.match}}
+    if board.match:
+        ev["stop"] = board.match  # the host ends the match if it is still being played
+    return [ev]
 
 
 def repair(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
