@@ -135,7 +135,7 @@ async def test_a_round_starts_after_it_is_saved_and_its_matches_seat_the_pair() 
 
 
 async def test_results_come_from_the_matches_and_a_resend_is_answered_once() -> None:
-    ts, store, maker = server(draws={1: Draw(((1, 2), (3, 4)))})
+    ts, _, maker = server(draws={1: Draw(((1, 2), (3, 4)))})
     tid = await four_players(ts)
     await ts.command(tid, "org", "Org", "p1", "pair", {"round": 1})
     again = await ts.command(tid, "org", "Org", "p1", "pair", {"round": 1})
