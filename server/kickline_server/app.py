@@ -32,6 +32,7 @@ from .gate import Gate, loop_errors, quiet_logger
 from .identity import Tokens, load_keyring, load_server_id
 from .lobby import Lobby, LobbyLimits
 from .players import set_cookie
+from .static import StaticLimits
 from .store import Store, StoreError, unpack
 from .store_redis import RedisStore
 from .store_sqlite import SqliteStore
@@ -54,6 +55,7 @@ class ServerConfig:
     max_connections_per_address: int = 64
     trusted_proxies: TrustedProxies = field(default_factory=TrustedProxies)
     """Reverse proxies whose ``X-Forwarded-For`` names the client (``addresses.py``)."""
+    static: StaticLimits = field(default_factory=StaticLimits)
     budgets: Budgets = field(default_factory=Budgets)
     """What one address or identity may take (``budgets.py``)."""
     ping_interval: float | None = 20.0
@@ -173,27 +175,30 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
 
         def health() -> dict[str, Any]:
             return {"ok": True, "matches": len(lobby.actors),
-                    "connections": sum(gate.connected.values())}
+                    "connections": sum(gate.connected.values()) - gate.downloads,
+                    "downloads": gate.downloads}
 
         gate = Gate(budgets=config.budgets, trusted=config.trusted_proxies,
                     max_connections_per_address=config.max_connections_per_address,
                     client_dir=config.client_dir, health=health,
+                    handshake_timeout=config.transport.handshake_timeout,
+                    static_limits=config.static,
                     routes=lambda conn, request, path, query: _routes(
                         conn, request, lobby, path, query))
 
         async def handler(ws: ServerConnection) -> None:
-            with gate.websocket(ws) as address:
+            with gate.holding(ws) as address:
                 await serve_connection(ws, lobby, config.transport, address=address,
                                        buckets=buckets)
 
         async with serve(
-            handler, config.host, config.port, process_request=gate.process_request,
+            handler, config.host, config.port,
             create_connection=gate.connection_class(), logger=quiet_logger(),
             max_size=config.transport.max_frame, max_queue=16,
             compression="deflate" if config.compression else None,
             ping_interval=config.ping_interval, ping_timeout=config.ping_interval,
             close_timeout=config.transport.close_timeout,
-            open_timeout=config.transport.handshake_timeout, backlog=config.backlog,
+            open_timeout=None, backlog=config.backlog,  # the gate times handshakes
         ) as server:
             port = int(next(iter(server.sockets)).getsockname()[1])
             log.info("kickline server listening on %s:%d", config.host, port)

@@ -24,6 +24,7 @@ from .core import Clock
 from .identity import rotate_key
 from .lobby import LobbyLimits
 from .protocol import Limits
+from .static import StaticLimits
 from .store import SchemaTooNew, StoreUnavailable
 from .transport import TransportLimits
 
@@ -86,6 +87,7 @@ def _serve(args: argparse.Namespace) -> int:
         secret=secret, client_dir=opts.client_dir or CLIENT_DIR,
         max_connections_per_address=opts.max_connections_per_address,
         trusted_proxies=trusted,
+        static=StaticLimits(stall=opts.static_stall, min_rate=opts.static_min_rate),
         budgets=Budgets(**{name: opts.values[name] for name in Budgets.__dataclass_fields__}),
         compression=opts.compression, sqlite_synchronous=opts.sqlite_synchronous,
         transport=TransportLimits(

@@ -849,6 +849,8 @@ class MatchCore:
             "rated": bool(self.meta.get("rated")),
             "commit": self.commit,
             "code": self.meta.get("code"),
+            # The invitation to watch a private match: for its players to pass on.
+            "watch_code": None if seat is None else self.meta.get("watch_code"),
         }
 
     def _deadline(self, seat: int) -> float | None:

@@ -61,7 +61,12 @@ log = logging.getLogger(__name__)
 _outages = Throttled(log)
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 6
+CODE_LENGTH = 12
+"""Invite codes: 31**12 (about 2**59.5) of them, so that guessing one at the budgets'
+pace takes centuries even for many addresses (docs/SECURITY.md has the sums)."""
+WATCH_CODE_LENGTH = 16
+"""A private match's watch code (an invitation to spectate): longer, since it stays
+valid as long as the match is kept, not only while the match waits."""
 
 
 def normalize_code(text: str) -> str:
@@ -338,11 +343,27 @@ class Lobby:
                          reply_cache=self.limits.reply_cache, meta=meta,
                          restart_grace=self.limits.restart_grace)
 
-    async def _claim_code(self, match_id: str) -> str:
+    async def _claim_code(self, match_id: str, length: int = CODE_LENGTH) -> str:
         while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
             if await self.store.claim_code(code, match_id):
                 return code
+
+    async def _claim_codes(self, core: MatchCore) -> None:
+        """The invite code, and for a private match its watch code."""
+        core.meta["code"] = await self._claim_code(core.match_id)
+        if core.meta.get("private"):
+            core.meta["watch_code"] = await self._claim_code(core.match_id, WATCH_CODE_LENGTH)
+
+    @staticmethod
+    def may_see(core: MatchCore, player: str | None) -> bool:
+        """Whether ``player`` may see this match at all: anyone, for a public match; for
+        a private one its players and the organisers named in its ``meta``."""
+        if not core.meta.get("private"):
+            return True
+        organisers = core.meta.get("organisers") or []
+        return player is not None and (core.seat_of(player) is not None
+                                       or player in organisers)
 
     # -- checks --
 
@@ -522,8 +543,7 @@ class Lobby:
                    "try again later", (self._creates, player),
                    (self._creates_by_address, address_key(conn.address)))
         core = self._new_core(ruleset, config, clock, {"private": private, "quick": False})
-        code = await self._claim_code(core.match_id)
-        core.meta["code"] = code
+        await self._claim_codes(core)
         actor = await self._start(core)
         self._hold(core.match_id, player, conn.address)
         self._remember(conn, msg["id"], core.match_id)
@@ -543,8 +563,11 @@ class Lobby:
             self._offer(actor, Connect(conn.id, player, re=msg["id"]), conn, msg["id"])
             return
         if actor is None or actor.core.status != "waiting":
-            # The same answer whether the code never existed, has ended or is taken: a
-            # guessed code tells nothing about a match the guesser cannot join.
+            # The same answer whether the code never existed, has ended or is taken, and
+            # counted the same: a guessed code tells nothing about a match the guesser
+            # cannot join.
+            if mid is not None:
+                self._missed(conn)
             raise BadRequest(Code.NOT_FOUND, "no open match has that invite code", msg["id"])
         self._may_hold(conn, msg, waiting=False)
         conn.matches.add(actor.match_id)
@@ -580,7 +603,7 @@ class Lobby:
         paired = dict(ruleset.game.quick_config(waiting.config, config))
         core = self._new_core(ruleset, paired, waiting.clock,
                               {"private": True, "quick": True})
-        core.meta["code"] = await self._claim_code(core.match_id)
+        await self._claim_codes(core)
         actor = await self._start(core)
         conn.push({"t": "ack", "re": msg["id"], "queued": False})
         self._remember(conn, msg["id"], core.match_id)
@@ -627,17 +650,28 @@ class Lobby:
 
     async def _on_watch(self, conn: Connection, msg: Message) -> None:
         player, _ = self._player(conn)
+        if "match" not in msg and "code" not in msg:
+            raise BadRequest(Code.BAD_FIELD, "watch needs a match or a code", msg["id"])
         self._take(msg, Code.TOO_MANY_WATCHES, "too many watch requests; try again later",
                    (self._watches, player),
                    (self._watches_by_address, address_key(conn.address)))
         mid = msg.get("match")
-        if mid is None and "code" in msg:
-            mid = await self._find_code(conn, msg)
+        invited = False
         if mid is None:
-            raise BadRequest(Code.NOT_FOUND if "code" in msg else Code.BAD_FIELD,
-                             "watch needs a known match or code", msg["id"])
+            mid = await self._find_code(conn, msg)
+            core = await self._core(mid) if mid is not None else None
+            # A private match's watch code is an invitation; its invite code is not
+            # (it seats the opponent, and resolves only while the match waits).
+            invited = core is not None and normalize_code(msg["code"]) == core.meta.get(
+                "watch_code")
+            if core is not None and not invited and core.meta.get("private"):
+                self._missed(conn)  # the same answer as no match, and counted as one
+                mid = None
+        if mid is None:
+            raise BadRequest(Code.NOT_FOUND, "no match to watch has that code", msg["id"])
         await self._to_match(conn, msg, mid, Connect(conn.id, None, since=msg.get("since", 0),
-                                                     watch=True, re=msg["id"]))
+                                                     watch=True, re=msg["id"]),
+                             invited=invited)
 
     async def _on_decide(self, conn: Connection, msg: Message) -> None:
         player, _ = self._player(conn)
@@ -728,20 +762,28 @@ class Lobby:
         await self._to_match(conn, msg, msg["match"],
                              Resign(conn.id, player, msg["id"], msg.get("seat")), attach=False)
 
-    async def _to_match(self, conn: Connection, msg: Message, mid: str, cmd: Command,
-                        *, attach: bool = True) -> None:
+    async def _core(self, mid: str) -> MatchCore | None:
+        """The match: live here, or as last stored (read-only)."""
         actor = self.actors.get(mid)
+        if actor is not None:
+            return actor.core
+        return await self._load(mid) if len(mid) <= 64 else None
+
+    async def _to_match(self, conn: Connection, msg: Message, mid: str, cmd: Command,
+                        *, attach: bool = True, invited: bool = False) -> None:
+        actor = self.actors.get(mid)
+        core = actor.core if actor is not None else await self._core(mid)
+        # A private match the sender may not see answers exactly as no match would.
+        if core is None or not (invited or self.may_see(core, conn.player)) or (
+                actor is None and core.status != "over"):
+            # (Not live here and not over: another server runs it.)
+            raise BadRequest(Code.NOT_FOUND, f"no match {mid!r} on this server", msg["id"])
         if actor is not None:
             if attach:
                 conn.matches.add(mid)
             self._offer(actor, cmd, conn, msg["id"])
             return
-        # Not live here: a finished match (or one another server runs) answers from
-        # the store, read-only.
-        core = await self._load(mid) if len(mid) <= 64 else None
-        if core is None or core.status != "over":
-            raise BadRequest(Code.NOT_FOUND, f"no match {mid!r} on this server", msg["id"])
-        _answer(core, cmd, conn, self.clock())
+        _answer(core, cmd, conn, self.clock())  # finished: answered from the store
 
 
 def _answer(core: MatchCore, cmd: Command, peer: Peer, now: float) -> None:

@@ -171,13 +171,14 @@ async def test_decisions_for_a_seat_the_token_does_not_hold(
         await b.hello("b")
         await mallory.hello("mallory")
         m, p = await quick_match(a, b, TOY)
+        # A quick match is private: to anyone else it is as if it did not exist.
         await mallory.send({"t": "decide", "id": 1, "match": m["match"], "version": 0,
                             "decision": "jog"})
-        assert (await mallory.recv())["code"] == "not_your_seat"
+        assert (await mallory.recv())["code"] == "not_found"
         await mallory.send({"t": "resign", "id": 2, "match": m["match"]})
-        assert (await mallory.recv())["code"] == "not_your_seat"
+        assert (await mallory.recv())["code"] == "not_found"
         await mallory.send({"t": "open", "id": 3, "match": m["match"]})
-        assert (await mallory.recv())["code"] == "not_your_seat"
+        assert (await mallory.recv())["code"] == "not_found"
         await a.send({"t": "decide", "id": 1, "match": m["match"], "version": p["version"],
                       "decision": "jog", "seat": 1})
         assert (await a.expect("error"))["code"] == "not_your_seat"
