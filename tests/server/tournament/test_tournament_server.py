@@ -7,27 +7,31 @@ import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from websockets.asyncio.client import connect
 
-from conftest import Client, make_config, running
 from kickline_server.botclient import BotState, play
 from kickline_server.cli import main as cli
 
 pytestmark = pytest.mark.anyio
 
 
-@asynccontextmanager
-async def person(url: str, name: str) -> AsyncIterator[tuple[Client, dict[str, Any]]]:
-    async with connect(url, max_size=None) as ws:
-        c = Client(ws)
-        welcome = await c.hello(name)
-        assert welcome["t"] == "welcome", welcome
-        yield c, welcome
+# The server and client helpers are conftest's fixtures (``serve``, ``client``,
+# ``server_config``): importing conftest by name would find another directory's.
+Client = Any
+
+
+@pytest.fixture
+def person(client: Any) -> Any:
+    @asynccontextmanager
+    async def open_person(url: str, name: str) -> AsyncIterator[tuple[Client, dict[str, Any]]]:
+        async with client(url) as c:
+            welcome = await c.hello(name)
+            assert welcome["t"] == "welcome", welcome
+            yield c, welcome
+    return open_person
 
 
 async def ask(c: Client, msg: dict[str, Any]) -> dict[str, Any]:
@@ -46,8 +50,9 @@ def http(url: str) -> tuple[int, bytes, dict[str, str]]:
         return e.code, e.read(), dict(e.headers)
 
 
-async def test_an_event_from_creation_to_exports(tmp_path: Path) -> None:
-    async with running(make_config(tmp_path / "data")) as url:
+async def test_an_event_from_creation_to_exports(serve: Any, server_config: Any,
+                                                 person: Any) -> None:
+    async with serve(server_config()) as url:
         base = url.replace("ws://", "http://").removesuffix("/ws")
         async with person(url, "Org") as (org, _), \
                 person(url, "Ann") as (ann, ann_w), person(url, "Ben") as (ben, ben_w):
@@ -123,9 +128,11 @@ async def test_an_event_from_creation_to_exports(tmp_path: Path) -> None:
 
 
 async def test_the_operator_grants_the_role_while_the_server_runs(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    data = tmp_path / "data"
-    async with running(make_config(data)) as url, person(url, "First") as _, \
+        serve: Any, server_config: Any, person: Any,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    config = server_config()
+    data = config.data_dir
+    async with serve(config) as url, person(url, "First") as _, \
             person(url, "Zoe") as (zoe, zoe_w):
         name = zoe_w["name"]
         run: Callable[[list[str]], int] = cli
