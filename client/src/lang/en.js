@@ -492,6 +492,7 @@ function narrate(e, view) {
   switch (e.t) {
     case "toss": return `Coin toss: ${e.coin}. Seat ${e.winner_seat + 1} wins the toss.`;
     case "toss-choice": return `Seat ${e.seat + 1} chooses to play ${e.choice}.`;
+    case "home-by-pairing": return `The pairing names seat ${e.home_seat + 1} home: no toss.`;
     case "deal": return "The players take the field.";
     case "kickoff": return `Kick-off: ${sideName(e.side)} at ${e.space}.`;
     case "turn": return `${sideName(e.side)}' turn, ball at ${e.space}, speed ${e.speed}.`;
