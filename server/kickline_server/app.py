@@ -27,8 +27,10 @@ from websockets.http11 import Request, Response
 
 from . import static
 from .actor import Stats
+from .config import find_client_dir
 from .identity import Tokens, load_secret, load_server_id
 from .lobby import Lobby, LobbyLimits
+from .ops import Ops
 from .store import Store
 from .store_redis import RedisStore
 from .store_sqlite import SqliteStore
@@ -36,7 +38,7 @@ from .transport import TransportLimits, serve_connection
 
 log = logging.getLogger(__name__)
 
-CLIENT_DIR = Path(__file__).resolve().parents[2] / "client"
+CLIENT_DIR = find_client_dir()
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +60,8 @@ class ServerConfig:
     sqlite_synchronous: str = "NORMAL"
     transport: TransportLimits = field(default_factory=TransportLimits)
     lobby: LobbyLimits = field(default_factory=LobbyLimits)
+    admin_password: str | None = field(default=None, repr=False)
+    """Opens ``/status`` (HTTP Basic, user ``admin``); without it the page is off."""
     fixed_seed: bytes | None = field(default=None, repr=False)
     """Test only: every match uses this dice seed.  Never reachable from a client."""
 
@@ -138,6 +142,11 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             log.info("resumed %d unfinished matches", recovered)
         if store.leases_expire:  # other processes may die and leave matches to adopt
             await actors.start(lobby.adopt)
+        ops = Ops(lobby, store, stats, node=owner,
+                  store_kind="redis" if config.redis_url else "sqlite",
+                  admin_password=config.admin_password,
+                  connections=lambda: sum(per_address.values()))
+        await actors.start(ops.watch)
 
         def process_request(conn: ServerConnection, request: Request) -> Response | None:
             path = request.path.split("?", 1)[0]
@@ -145,6 +154,9 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                 return conn.respond(200, json.dumps({
                     "ok": True, "matches": len(lobby.actors),
                     "connections": sum(per_address.values())}) + "\n")
+            answer = ops.respond(conn, request, path)
+            if answer is not None:
+                return answer
             if request.headers.get("Upgrade", "").lower() == "websocket":
                 if path != "/ws":
                     return conn.respond(404, "the websocket endpoint is /ws\n")
@@ -181,6 +193,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             await shutdown.wait()
             log.info("shutting down: closing listener and connections")
             lobby.accepting = False
+            ops.health.draining = True
             server.close(close_connections=True)
             with anyio.move_on_after(config.transport.close_timeout + 1):
                 await server.wait_closed()

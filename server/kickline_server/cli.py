@@ -13,9 +13,9 @@ from typing import Any
 
 import anyio
 
-from . import config, games
+from . import config, games, logs
 from .actor import ActorLimits
-from .app import CLIENT_DIR, DataDirInUse, ServerConfig, run_server, tune_gc
+from .app import DataDirInUse, ServerConfig, run_server, tune_gc
 from .botclient import BotError, play
 from .core import Clock
 from .lobby import LobbyLimits
@@ -67,11 +67,11 @@ def _serve(args: argparse.Namespace) -> int:
     if args.print_config:
         print(opts.describe())
         return 0
-    logging.getLogger().setLevel(opts.log_level)
+    logs.setup(opts.log_level, opts.log_format)
     secret = opts.secret_file.read_text().strip() if opts.secret_file else None
     server = ServerConfig(
         host=opts.host, port=opts.port, data_dir=opts.data_dir, redis_url=opts.redis_url,
-        secret=secret, client_dir=opts.client_dir or CLIENT_DIR,
+        secret=secret, client_dir=opts.client_dir,
         max_connections_per_address=opts.max_connections_per_address,
         compression=opts.compression, sqlite_synchronous=opts.sqlite_synchronous,
         transport=TransportLimits(
@@ -83,6 +83,7 @@ def _serve(args: argparse.Namespace) -> int:
                         max_timeouts=opts.max_timeouts),
             grace=opts.grace, max_live_matches=opts.max_matches,
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
+        admin_password=opts.admin_password,
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
         else None,
     )

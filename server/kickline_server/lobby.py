@@ -13,6 +13,7 @@ import contextlib
 import logging
 import secrets
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from typing import Any
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
-from . import games
+from . import games, metrics
 from .actor import Actor, ActorLimits, Peer, Stats
 from .core import (
     Clock,
@@ -36,6 +37,7 @@ from .core import (
     Sit,
 )
 from .identity import Tokens
+from .logs import PLAYER
 from .protocol import PROTOCOL_VERSIONS, BadRequest, Code, Message, MsgId, error
 from .store import Store, StoreError, unpack
 from .transport import Connection
@@ -103,6 +105,7 @@ class Lobby:
         self.recent: OrderedDict[tuple[str, str], str] = OrderedDict()
         self.games = games.available()
         self.accepting = True
+        self.conns: weakref.WeakSet[Connection] = weakref.WeakSet()  # said hello
 
     # -- hub interface --
 
@@ -124,6 +127,8 @@ class Lobby:
             except ValueError as exc:
                 return error(Code.BAD_NAME, f"hello needs a token or a usable name: {exc}")
         conn.player, conn.name = who.player, who.name
+        PLAYER.set(who.player)  # the connection's task: its log lines name the player
+        self.conns.add(conn)
         mine = []
         for mid, actor in sorted(self.actors.items()):
             seat = actor.core.seat_of(who.player)
@@ -194,6 +199,7 @@ class Lobby:
             actor = await self._start(core)
             actor.offer(Resume())
             count += 1
+        metrics.ADOPTED.inc(count)
         return count
 
     async def adopt(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:

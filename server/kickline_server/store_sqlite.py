@@ -243,6 +243,10 @@ class SqliteStore:
     async def find_code(self, code: str) -> str | None:
         return await self._run(self._find_code, code)
 
+    async def ping(self) -> None:
+        """Answer a trivial query (``/readyz``); :class:`StoreUnavailable` if it cannot."""
+        await self._run(lambda: self._db.execute("SELECT 1").fetchone())
+
     async def aclose(self) -> None:
         self._stop.set()
         if self._checkpointer is not None:
