@@ -15,8 +15,10 @@ import anyio
 
 from . import config, games, logs
 from .actor import ActorLimits
+from .addresses import TrustedProxies
 from .app import DataDirInUse, ServerConfig, run_server, tune_gc
 from .botclient import BotError, play
+from .budgets import Budgets
 from .core import Clock
 from .lobby import LobbyLimits
 from .protocol import Limits
@@ -61,7 +63,8 @@ def _parser() -> argparse.ArgumentParser:
 def _serve(args: argparse.Namespace) -> int:
     try:
         opts = config.resolve(args)
-    except config.ConfigError as exc:
+        trusted = TrustedProxies.parse(opts.trusted_proxy)
+    except ValueError as exc:  # ConfigError included: one line naming the setting
         print(f"kickline: {exc}", file=sys.stderr)
         return 2
     if args.print_config:
@@ -73,6 +76,8 @@ def _serve(args: argparse.Namespace) -> int:
         host=opts.host, port=opts.port, data_dir=opts.data_dir, redis_url=opts.redis_url,
         secret=secret, client_dir=opts.client_dir,
         max_connections_per_address=opts.max_connections_per_address,
+        trusted_proxies=trusted,
+        budgets=Budgets(**{name: opts.values[name] for name in Budgets.__dataclass_fields__}),
         compression=opts.compression, sqlite_synchronous=opts.sqlite_synchronous,
         transport=TransportLimits(
             max_frame=opts.max_frame, handshake_timeout=opts.handshake_timeout,
@@ -81,7 +86,8 @@ def _serve(args: argparse.Namespace) -> int:
         lobby=LobbyLimits(
             clock=Clock(decision=opts.decision_time, bank=opts.time_bank,
                         max_timeouts=opts.max_timeouts),
-            grace=opts.grace, max_live_matches=opts.max_matches,
+            grace=opts.grace, waiting_grace=opts.waiting_grace,
+            max_live_matches=opts.max_matches,
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
         admin_password=opts.admin_password,
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
