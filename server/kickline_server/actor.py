@@ -100,6 +100,7 @@ class Actor:
         self.timers: dict[str, float] = {}
         self.finished = False
         self.stopped = anyio.Event()
+        self._waiters: dict[int, anyio.Event] = {}
         # Each command carries the time it was queued: a decision's round trip is timed
         # from there (metrics.DECISION_SECONDS).
         self._send: MemoryObjectSendStream[tuple[Command, Peer | None, float]]
@@ -128,6 +129,14 @@ class Actor:
         """Commands waiting in the inbox."""
         return self._send.statistics().current_buffer_used
 
+    async def call(self, cmd: Command) -> bool:
+        """Queue a command and wait until it has been handled and its effects carried
+        out (its ``Persist`` is durable); ``False`` if the actor stopped first."""
+        done = self._waiters[id(cmd)] = anyio.Event()
+        await self.put(cmd)
+        await done.wait()
+        return self._waiters.pop(id(cmd), None) is None  # _handle removed it: handled
+
     async def run(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         MATCH.set(self.match_id)  # this task's log lines name the match
         try:
@@ -144,6 +153,8 @@ class Actor:
         finally:
             self._recv.close()
             self.stopped.set()
+            for waiter in self._waiters.values():
+                waiter.set()
 
     async def _loop(self) -> None:
         async with self._recv:
@@ -185,6 +196,9 @@ class Actor:
             return
         for e in effects:
             await self._carry_out(e)
+        waiter = self._waiters.pop(id(cmd), None)
+        if waiter is not None:
+            waiter.set()
         if isinstance(cmd, Disconnect):
             self.peers.pop(cmd.conn, None)
         elif peer is not None and peer.id not in self.core.conns:

@@ -150,5 +150,5 @@ async def test_one_log_line_per_finished_match(serve: Any, server_config: Any,
     done = [r for r in caplog.records if getattr(r, "event", None) == "match_finished"]
     assert len(done) == 1
     r: Any = done[0]
-    assert r.reason == "played" and r.result["winner"] in (0, 1) and len(r.players) == 2
+    assert r.reason == "played" and "winner" in r.result and len(r.players) == 2
     assert r.game == "toy" and "finished: played" in r.getMessage()
