@@ -189,6 +189,9 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "seconds a match's lease lasts unrenewed (with Redis: how soon another "
            "process adopts the matches of one that died)"),
     Option("max_matches", int, 20_000, "live matches per process"),
+    Option("pairing_timeout", float, 600.0, "seconds one Swiss pairing may take (1,000 "
+           "players take tens of seconds)"),
+    Option("max_tournaments", int, 200, "unfinished tournaments per server"),
     Option("compression", bool, False,
            "offer permessage-deflate to clients (off: it costs server CPU)"),
     Option("sqlite_synchronous", str, "NORMAL",

@@ -276,6 +276,11 @@ SCHEMAS: Final[dict[str, dict[str, Field]]] = {
                      "old": Field("str", False)},
     "transfer": {_ID: Field("id"), "origin": Field("str")},
     "signout_everywhere": {_ID: Field("id")},
+    "tournaments": {_ID: Field("id")},
+    "tournament": {_ID: Field("id"), "tournament": Field("str"), "watch": Field("bool", False),
+                   "card": Field("int", False)},
+    "tcommand": {_ID: Field("id"), "op": Field("str"), "tournament": Field("str", False),
+                 "args": Field("map", False)},
 }
 """Client message types and their fields.  Unknown extra fields are rejected."""
 

@@ -164,6 +164,39 @@ class Store(Protocol):
         expiry ``"expired"``; never issued (or long gone) ``"unknown"``."""
         ...
 
+    # -- tournaments --
+
+    async def create_tournament(self, tid: str, created: float) -> bool:
+        """Register a new event id; ``False`` (nothing written) if it is taken."""
+        ...
+
+    async def append_events(self, tid: str, start: int, events: Sequence[bytes]) -> None:
+        """Write an event's log entries at index ``start`` (a retried write with the same
+        ``start`` overwrites; :class:`LogGap` past the end)."""
+        ...
+
+    async def tournament_events(self, tid: str) -> list[bytes]:
+        """An event's whole log (empty for an unknown id)."""
+        ...
+
+    async def tournament_ids(self, *, unfinished: bool) -> list[str]:
+        """Event ids, newest first; only the unfinished ones if asked."""
+        ...
+
+    async def finish_tournament(self, tid: str) -> None: ...
+
+    async def organisers(self) -> set[str]:
+        """The accounts that hold the organiser role."""
+        ...
+
+    async def grant_organiser(self, player: str) -> None: ...
+
+    async def revoke_organiser(self, player: str) -> None: ...
+
+    async def count_accounts(self, at_most: int) -> int:
+        """How many accounts exist, counting no further than ``at_most``."""
+        ...
+
 
 def pack(obj: Any) -> bytes:
     data: bytes = msgpack.packb(obj, use_bin_type=True)
