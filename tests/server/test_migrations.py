@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from conftest import make_config
 from kickline_server.migrations import LATEST
 from kickline_server.store import SchemaTooNew
 from kickline_server.store_sqlite import SqliteStore
@@ -60,14 +59,15 @@ async def _check_old_players(url: str, client: Any, fixture: dict[str, Any]) -> 
 
 
 async def test_an_embedded_store_of_the_release_before_migrates(
-        tmp_path: Path, serve: Any, client: Any) -> None:
+        tmp_path: Path, serve: Any, client: Any, server_config: Any) -> None:
     fixture = json.loads((RELEASE0 / "players.json").read_text())
     data = _copy(RELEASE0 / "data", tmp_path / "data")
     db = sqlite3.connect(data / "kickline.sqlite3")
     assert db.execute("PRAGMA user_version").fetchone() == (0,)
     before = db.execute("SELECT id, finished, log_len FROM matches ORDER BY id").fetchall()
     db.close()
-    async with serve(make_config(data)) as url:
+    assert data == tmp_path / "data"  # where server_config() points
+    async with serve(server_config()) as url:
         await _check_old_players(url, client, fixture)
     db = sqlite3.connect(data / "kickline.sqlite3")
     assert db.execute("PRAGMA user_version").fetchone() == (LATEST,)
@@ -79,7 +79,8 @@ async def test_an_embedded_store_of_the_release_before_migrates(
 
 
 async def test_a_redis_store_of_the_release_before_migrates(
-        tmp_path: Path, serve: Any, client: Any, redis_url: str, key_prefix: str) -> None:
+        tmp_path: Path, serve: Any, client: Any, server_config: Any, redis_url: str,
+        key_prefix: str) -> None:
     dump = json.loads((RELEASE0 / "redis.json").read_text())
     r = aioredis.Redis.from_url(redis_url)
     for key, (kind, value) in dump["keys"].items():
@@ -91,7 +92,8 @@ async def test_a_redis_store_of_the_release_before_migrates(
         else:
             await r.sadd(name, *value)
     data = _copy(RELEASE0 / "redis-data", tmp_path / "data")
-    config = make_config(data, redis_url=redis_url, redis_prefix=key_prefix)
+    assert data == tmp_path / "data"  # where server_config() points
+    config = server_config(redis_url=redis_url, redis_prefix=key_prefix)
     async with serve(config) as url:
         await _check_old_players(url, client, dump)
     assert int(await r.get(key_prefix + "schema")) == LATEST
