@@ -29,9 +29,11 @@ from . import tournament_http
 from .actor import Stats
 from .addresses import TrustedProxies
 from .budgets import Budgets
+from .config import find_client_dir
 from .gate import Gate, loop_errors, quiet_logger
 from .identity import Tokens, load_keyring, load_server_id
 from .lobby import Lobby, LobbyLimits
+from .ops import Ops
 from .players import set_cookie
 from .static import StaticLimits
 from .store import Store, StoreError, unpack
@@ -42,7 +44,7 @@ from .transport import Buckets, TransportLimits, serve_connection
 
 log = logging.getLogger(__name__)
 
-CLIENT_DIR = Path(__file__).resolve().parents[2] / "client"
+CLIENT_DIR = find_client_dir()
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +71,8 @@ class ServerConfig:
     sqlite_synchronous: str = "NORMAL"
     transport: TransportLimits = field(default_factory=TransportLimits)
     lobby: LobbyLimits = field(default_factory=LobbyLimits)
+    admin_password: str | None = field(default=None, repr=False)
+    """Opens ``/status`` (HTTP Basic, user ``admin``); without it the page is off."""
     fixed_seed: bytes | None = field(default=None, repr=False)
     """Test only: every match uses this dice seed.  Never reachable from a client."""
     tournaments: TournamentLimits = field(default_factory=TournamentLimits)
@@ -198,6 +202,11 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
         if store.leases_expire:  # other processes may die and leave matches to adopt
             await actors.start(lobby.adopt)
         buckets = Buckets(config.transport)
+        ops = Ops(lobby, store, stats, node=owner,
+                  store_kind="redis" if config.redis_url else "sqlite",
+                  admin_password=config.admin_password,
+                  connections=lambda: sum(gate.connected.values()))
+        await actors.start(ops.watch)
 
         async def who(token: str) -> str | None:
             claim = tokens.verify(token)
@@ -216,7 +225,8 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                     client_dir=config.client_dir, health=health,
                     handshake_timeout=config.transport.handshake_timeout,
                     static_limits=config.static,
-                    routes=lambda conn, request, path, query: _routes(
+                    routes=lambda conn, request, path, query: ops.respond(
+                        conn, request, path) or _routes(
                         conn, request, lobby, path, query, tournaments, who))
 
         async def handler(ws: ServerConnection) -> None:
@@ -239,6 +249,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             await shutdown.wait()
             log.info("shutting down: closing listener and connections")
             lobby.accepting = False
+            ops.health.draining = True
             server.close(close_connections=True)
             with anyio.move_on_after(config.transport.close_timeout + 1):
                 await server.wait_closed()

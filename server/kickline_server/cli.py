@@ -14,12 +14,11 @@ from typing import Any
 
 import anyio
 
-from . import config, games
+from . import config, games, logs
 from .accounts import name_key
 from .actor import ActorLimits
 from .addresses import TrustedProxies
 from .app import (
-    CLIENT_DIR,
     DataDirInUse,
     ServerConfig,
     open_admin_store,
@@ -100,11 +99,11 @@ def _serve(args: argparse.Namespace) -> int:
     if args.print_config:
         print(opts.describe())
         return 0
-    logging.getLogger().setLevel(opts.log_level)
+    logs.setup(opts.log_level, opts.log_format)
     secret = opts.secret_file.read_text().strip() if opts.secret_file else None
     server = ServerConfig(
         host=opts.host, port=opts.port, data_dir=opts.data_dir, redis_url=opts.redis_url,
-        secret=secret, client_dir=opts.client_dir or CLIENT_DIR,
+        secret=secret, client_dir=opts.client_dir,
         max_connections_per_address=opts.max_connections_per_address,
         trusted_proxies=trusted,
         static=StaticLimits(stall=opts.static_stall, min_rate=opts.static_min_rate),
@@ -121,6 +120,7 @@ def _serve(args: argparse.Namespace) -> int:
             waiting_grace=opts.waiting_grace,
             max_live_matches=opts.max_matches,
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
+        admin_password=opts.admin_password,
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
         else None,
         tournaments=TournamentLimits(pairing_timeout=opts.pairing_timeout,

@@ -18,6 +18,7 @@ import contextlib
 import logging
 import secrets
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from typing import Any
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
-from . import games
+from . import games, metrics
 from .accounts import AccountError
 from .actor import Actor, ActorLimits, Peer, Stats
 from .addresses import address_key
@@ -48,6 +49,7 @@ from .core import (
 )
 from .errlog import Throttled
 from .identity import Tokens
+from .logs import PLAYER
 from .players import PlayerLimits, Players, cookie_token
 from .protocol import PROTOCOL_VERSIONS, BadRequest, Close, Code, Message, MsgId, error, retry
 from .results import Recorder
@@ -142,6 +144,7 @@ class Lobby:
         self.recent: OrderedDict[tuple[str, str], str] = OrderedDict()
         self.games = games.available()
         self.accepting = True
+        self.conns: weakref.WeakSet[Connection] = weakref.WeakSet()  # said hello
         self.budgets = b = budgets or Budgets()
         hour, minute = 3600.0, 60.0
         self._identities = Rate(b.identities_per_hour, hour, clock=clock)
@@ -181,6 +184,8 @@ class Lobby:
             return error(Code.BUSY, "the server cannot reach its data right now; "
                          "reconnect in a moment")
         conn.player, conn.name = account.player, account.name
+        PLAYER.set(account.player)  # the connection's task: its log lines name the player
+        self.conns.add(conn)
         self.online.setdefault(account.player, set()).add(conn)
         welcome: Message = {
             "t": "welcome", "version": max(common), "versions": list(PROTOCOL_VERSIONS),
@@ -308,6 +313,7 @@ class Lobby:
             actor = await self._start(core)
             actor.offer(Resume())
             count += 1
+        metrics.ADOPTED.inc(count)
         return count
 
     async def adopt(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:

@@ -14,6 +14,8 @@ from typing import Any, Final
 
 import msgpack  # type: ignore[import-untyped]
 
+from . import metrics
+
 PROTOCOL_VERSIONS: Final = (1,)
 """Protocol versions this server speaks, oldest first."""
 
@@ -324,6 +326,7 @@ def validate(msg: Message) -> Message:
 
 
 def error(code: str, message: str, re: MsgId | None = None, **extra: Any) -> Message:
+    metrics.error(code)  # every error a client is sent is made here: counted by code
     out: Message = {"t": "error", "code": code, "message": message}
     if re is not None:
         out["re"] = re

@@ -93,6 +93,10 @@ class Store(Protocol):
 
     async def find_code(self, code: str) -> str | None: ...
 
+    async def ping(self) -> None:
+        """Raise :class:`StoreUnavailable` unless the store answers now."""
+        ...
+
     async def aclose(self) -> None: ...
 
     # -- schema --

@@ -162,6 +162,10 @@ class SqliteStore:
             for j in batch:
                 j.done = True
 
+    async def ping(self) -> None:
+        """Answer a trivial query (``/readyz``); :class:`StoreUnavailable` if it cannot."""
+        await self._run(lambda: self._db.execute("SELECT 1").fetchone())
+
     async def migrate(self) -> list[int]:
         # Done on opening (nothing may read the old schema first): report it once.
         applied, self.migrated = self.migrated, []
