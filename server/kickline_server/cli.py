@@ -89,6 +89,7 @@ def _serve(args: argparse.Namespace) -> int:
             clock=Clock(decision=opts.decision_time, bank=opts.time_bank,
                         max_timeouts=opts.max_timeouts),
             grace=opts.grace, waiting_grace=opts.waiting_grace,
+            reveal_timeout=opts.reveal_timeout,
             max_live_matches=opts.max_matches,
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed

@@ -90,6 +90,7 @@ def test_every_client_type_has_a_schema_and_validates_a_minimal_message() -> Non
         "watch": {"id": 1, "match": "m"},
         "decide": {"id": 1, "match": "m", "version": 0, "decision": "jog"},
         "resign": {"id": 1, "match": "m"},
+        "reveal": {"id": 1, "match": "m", "dice": "00" * 32},
     }
     assert set(samples) == set(p.SCHEMAS)
     for t, fields in samples.items():
