@@ -9,6 +9,7 @@ import signal
 import sys
 from collections.abc import Sequence
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -20,10 +21,11 @@ from .app import CLIENT_DIR, DataDirInUse, ServerConfig, run_server, tune_gc
 from .botclient import BotError, play
 from .budgets import Budgets
 from .core import Clock
+from .identity import rotate_key
 from .lobby import LobbyLimits
 from .protocol import Limits
 from .static import StaticLimits
-from .store import StoreUnavailable
+from .store import SchemaTooNew, StoreUnavailable
 from .transport import TransportLimits
 
 
@@ -38,6 +40,12 @@ def _parser() -> argparse.ArgumentParser:
     config.add_arguments(s)
     # Test only: fix every match's dice seed (hex).  Hidden: never for real play.
     s.add_argument("--insecure-fixed-seed", default=None, help=argparse.SUPPRESS)
+
+    k = sub.add_parser("rotate-key", help="put a new token signing key first in the data "
+                       "directory's key file (old tokens keep working; a server reads it at "
+                       "its next start)")
+    k.add_argument("--data-dir", type=Path, default=config.default_data_dir())
+    k.add_argument("--log-level", default="WARNING")
 
     b = sub.add_parser("bot", help="play one match over the network with a bot")
     b.add_argument("--url", required=True, help="ws://HOST:PORT (the /ws path is added)")
@@ -54,7 +62,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="MINE,THEIRS team ids (kickline: training, fire-demons, cyborgs, "
                         "telekinetics, oozes); a quick match reads only MINE")
     b.add_argument("--private", action="store_true")
-    b.add_argument("--name", default="bot")
+    b.add_argument("--name", default="robot",
+                   help="the bot's name; a random suffix keeps it unique (robot-3fa2c1)")
     b.add_argument("--seed", default=None, help="make the bot's choices reproducible")
     b.add_argument("--decision-time", type=float, default=None)
     b.add_argument("--log-level", default="WARNING")
@@ -88,8 +97,8 @@ def _serve(args: argparse.Namespace) -> int:
         lobby=LobbyLimits(
             clock=Clock(decision=opts.decision_time, bank=opts.time_bank,
                         max_timeouts=opts.max_timeouts),
-            grace=opts.grace, waiting_grace=opts.waiting_grace,
-            reveal_timeout=opts.reveal_timeout,
+            grace=opts.grace, restart_grace=opts.restart_grace,
+            waiting_grace=opts.waiting_grace, reveal_timeout=opts.reveal_timeout,
             max_live_matches=opts.max_matches,
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
@@ -115,6 +124,9 @@ def _serve(args: argparse.Namespace) -> int:
     except Exception as exc:
         inner = _unwrap(exc)
         if isinstance(inner, DataDirInUse):
+            print(f"kickline: {inner}", file=sys.stderr)
+            return 2
+        if isinstance(inner, SchemaTooNew):
             print(f"kickline: {inner}", file=sys.stderr)
             return 2
         if isinstance(inner, StoreUnavailable):
@@ -174,6 +186,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
         return _serve(args)
+    if args.command == "rotate-key":
+        try:
+            kid = rotate_key(args.data_dir)
+        except (OSError, ValueError) as exc:
+            print(f"kickline: cannot rotate the key in {args.data_dir}: {exc}", file=sys.stderr)
+            return 2
+        print(f"new signing key {kid} in {args.data_dir / 'secret.key'}; restart the server "
+              "to use it (tokens signed by the older keys keep working)")
+        return 0
     return _bot(args)
 
 

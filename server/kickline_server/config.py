@@ -129,7 +129,10 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "file holding the token secret (default: generated in the data dir)"),
     Option("client_dir", Path, None, "static files to serve at / (the web client)",
            default_text="the client installed with the package"),
-    Option("grace", float, 60.0, "seconds a dropped player keeps the seat"),
+    Option("grace", float, 60.0, "seconds a player may be away before the opponent may "
+           "claim the win (being away never forfeits by itself)"),
+    Option("restart_grace", float, 60.0, "seconds added to every owed decision's clock "
+           "when matches resume after a restart"),
     Option("decision_time", float, 30.0, "free seconds per decision"),
     Option("time_bank", float, 300.0, "seconds of time bank per seat"),
     Option("max_timeouts", int, 3, "timeouts in a row that forfeit"),

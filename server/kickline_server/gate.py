@@ -32,7 +32,7 @@ import logging
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -62,12 +62,17 @@ def _plain_response(status: int, reason: str, text: str, extra: str = "") -> byt
 BAD_REQUEST = _plain_response(400, "Bad Request", "not a valid HTTP request\n")
 
 
+Routes = Callable[[ServerConnection, Request, str, str], "Response | Awaitable[Response] | None"]
+"""``(conn, request, path, query)`` -> a response (or one to await), or ``None``."""
+
+
 class Gate:
     """Per-server state at the door: budgets per address and the HTTP routes."""
 
     def __init__(self, *, budgets: Budgets, trusted: TrustedProxies,
                  max_connections_per_address: int, client_dir: Path | None,
                  health: Callable[[], dict[str, Any]], handshake_timeout: float = 10.0,
+                 routes: Routes | None = None,
                  static_limits: static.StaticLimits | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.budgets = budgets
@@ -76,6 +81,9 @@ class Gate:
         self.client_dir = client_dir
         self.health = health
         self.handshake_timeout = handshake_timeout
+        self.routes = routes
+        """Other GET routes (the players': ``/session``, ``/record/...``), asked after the
+        budgets and before the static files; ``None`` means not theirs."""
         self.static_limits = static_limits or static.StaticLimits()
         self.connects = Rate(budgets.connections_per_minute, 60.0, clock=clock)
         self.connected: Counter[str] = Counter()
@@ -138,6 +146,12 @@ class Gate:
             return refused
         if path == "/healthz":
             return conn.respond(200, json.dumps(self.health()) + "\n")
+        if self.routes is not None and request.method == "GET":
+            routed = self.routes(conn, request, path, request.path.partition("?")[2])
+            if isinstance(routed, Awaitable):
+                routed = await routed
+            if routed is not None:
+                return routed
         if request.headers.get("Upgrade", "").lower() == "websocket":
             if path != "/ws":
                 return conn.respond(404, "the websocket endpoint is /ws\n")

@@ -5,6 +5,11 @@ pairs quick-match requests (first come, first paired, same game and config), sea
 the ruleset's bots, attaches spectators, and forwards decisions to the match's
 :class:`~.actor.Actor`.  Every live match's actor runs in the task group the lobby
 is given; :meth:`Lobby.recover` reloads every unfinished match from the store.
+
+Accounts and profiles are :class:`~.players.Players`' (the lobby routes their
+messages); finished matches go to the :class:`~.results.Recorder`.  Other modules
+(tournaments) make matches for two named players with :meth:`Lobby.reserve` and
+hear of results through ``lobby.recorder.listen``.
 """
 
 from __future__ import annotations
@@ -22,16 +27,19 @@ import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
 from . import games
+from .accounts import AccountError
 from .actor import Actor, ActorLimits, Peer, Stats
 from .addresses import address_key
 from .budgets import Budgets, Lockout, Rate
 from .core import (
+    Claim,
     Clock,
     Command,
     Connect,
     Decide,
     Disconnect,
     MatchCore,
+    Reserve,
     Resign,
     Resume,
     Reveal,
@@ -40,8 +48,10 @@ from .core import (
 )
 from .dice import parse_commit
 from .errlog import Throttled
-from .identity import Tokens, check_name
-from .protocol import PROTOCOL_VERSIONS, BadRequest, Code, Message, MsgId, error, retry
+from .identity import Tokens
+from .players import PlayerLimits, Players, cookie_token
+from .protocol import PROTOCOL_VERSIONS, BadRequest, Close, Code, Message, MsgId, error, retry
+from .results import Recorder
 from .store import Store, StoreError, StoreUnavailable, unpack
 from .transport import Connection
 
@@ -74,6 +84,10 @@ class LobbyLimits:
     max_bank: float = 36000.0
     max_timeouts: int = 10
     grace: float = 60.0
+    """Seconds a seat may be away before its opponent may claim the win."""
+    restart_grace: float = 60.0
+    """Seconds added to every owed decision's clock when a match resumes after a
+    restart."""
     waiting_ttl: float = 3600.0
     waiting_grace: float = 120.0
     """Seconds a waiting match outlives its creator's last connection."""
@@ -85,6 +99,7 @@ class LobbyLimits:
     store_retry_after: float = 2.0
     """The ``retry_after`` of a ``busy`` answered because the store is unreachable."""
     actor: ActorLimits = field(default_factory=ActorLimits)
+    players: PlayerLimits = field(default_factory=PlayerLimits)
 
 
 @dataclass(slots=True)
@@ -116,6 +131,9 @@ class Lobby:
     ) -> None:
         self.store = store
         self.tokens = tokens
+        self.players = Players(store, tokens, limits=limits.players, clock=clock)
+        self.recorder = Recorder(store)
+        self.online: dict[str, set[Connection]] = {}
         self.tg = actors_tg
         self.owner = owner
         self.limits = limits
@@ -147,34 +165,56 @@ class Lobby:
             return error(Code.UNSUPPORTED_VERSION,
                          f"this server speaks protocol versions {list(PROTOCOL_VERSIONS)}",
                          versions=list(PROTOCOL_VERSIONS))
-        token = msg.get("token")
-        if token is not None:
-            who = self.tokens.verify(token)
-            if who is None:
-                return error(Code.BAD_TOKEN, "this token was not issued by this server; "
-                             "say hello with a name instead")
-        else:
-            try:
-                name = check_name(msg.get("name", ""))
-            except ValueError as exc:
-                return error(Code.BAD_NAME, f"hello needs a token or a usable name: {exc}")
-            # Identities are free, so each budget per identity is only worth as much as
-            # this one: new identities per address.
+        if "name" in msg and not {"token", "transfer", "password"} & set(msg):
+            # A new account: identities are free, so each budget per identity is only
+            # worth as much as this one: new identities per address.
             wait = self._identities.take(address_key(conn.address))
             if wait is not None:
                 return error(Code.TOO_MANY_IDENTITIES, "too many new players from your "
                              "address; say hello with the token you were given, or try "
                              "again later", retry_after=retry(wait))
-            who, token = self.tokens.issue(name)
-        conn.player, conn.name = who.player, who.name
+        try:
+            account, token = await self.players.hello(conn, msg)
+        except AccountError as exc:
+            return error(exc.code, exc.message, **exc.extra)
+        except StoreError as exc:
+            log.warning("hello: store unavailable: %s", exc)
+            return error(Code.BUSY, "the server cannot reach its data right now; "
+                         "reconnect in a moment",
+                         retry_after=retry(self.limits.store_retry_after))
+        conn.player, conn.name = account.player, account.name
+        self.online.setdefault(account.player, set()).add(conn)
+        welcome: Message = {
+            "t": "welcome", "version": max(common), "versions": list(PROTOCOL_VERSIONS),
+            "player": account.player, "name": account.name, "token": token,
+            "account": {"has_password": account.password is not None,
+                        "created": account.created},
+            "matches": self.matches_of(account.player), "games": self.games}
+        if cookie_token(conn) != token:  # the page sets the cookie with this ticket
+            welcome["cookie"] = self.players.ticket(account)
+        return welcome
+
+    def matches_of(self, player: str) -> list[Message]:
+        """The live matches where ``player`` holds a seat, or has one kept for them
+        (``reserved``: "your next match", with the opponent's name)."""
         mine = []
         for mid, actor in sorted(self.actors.items()):
-            seat = actor.core.seat_of(who.player)
-            if seat is not None:
-                mine.append({"match": mid, "seat": seat, "status": actor.core.status})
-        return {"t": "welcome", "version": max(common), "versions": list(PROTOCOL_VERSIONS),
-                "player": who.player, "name": who.name, "token": token, "matches": mine,
-                "games": self.games}
+            core = actor.core
+            seat = core.seat_of(player)
+            reserved = core.meta.get("reserved")
+            if seat is None and reserved:
+                seat = next((s for s in (0, 1) if reserved[s][0] == player), None)
+            if seat is None:
+                continue
+            entry: Message = {"match": mid, "seat": seat, "status": core.status,
+                              "game": core.game.name, "config": core.config,
+                              "rated": bool(core.meta.get("rated"))}
+            if reserved:
+                entry.update(reserved=True, opponent=reserved[1 - seat][1],
+                             start_by=core.meta.get("start_by"),
+                             tournament=core.meta.get("tournament"))
+            mine.append(entry)
+        return mine
 
     async def dispatch(self, conn: Connection, msg: Message) -> None:
         t = msg["t"]
@@ -194,6 +234,12 @@ class Lobby:
                              retry_after=self.limits.store_retry_after) from exc
 
     async def detach(self, conn: Connection) -> None:
+        if conn.player is not None:
+            conns = self.online.get(conn.player)
+            if conns is not None:
+                conns.discard(conn)
+                if not conns:
+                    del self.online[conn.player]
         for key, w in list(self.queue.items()):
             if w.conn is conn:
                 del self.queue[key]
@@ -210,6 +256,8 @@ class Lobby:
                          task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         try:
             await actor.run(task_status=task_status)
+            if actor.core.status == "over" and actor.finished:
+                await self._record(actor)
         except Exception:
             log.exception("match %s: actor failed", actor.match_id)
         finally:
@@ -218,6 +266,17 @@ class Lobby:
             with (anyio.CancelScope(shield=True), anyio.move_on_after(2),
                   contextlib.suppress(StoreError)):
                 await self.store.release(actor.match_id, self.owner)
+
+    async def _record(self, actor: Actor) -> None:
+        """Record a finished match (its final save marked it unrecorded, so if this
+        fails the next start records it)."""
+        for delay in (0.1, 0.5, 2.0):
+            try:
+                await self.recorder.record(actor.core.snapshot())
+                return
+            except StoreError as exc:
+                log.warning("match %s: recording failed (%s); retrying", actor.match_id, exc)
+                await anyio.sleep(delay)
 
     async def _start(self, core: MatchCore) -> Actor:
         if not await self.store.acquire(core.match_id, self.owner,
@@ -275,7 +334,8 @@ class Lobby:
                 ruleset.game, ruleset.bots, snapshot, [unpack(e) for e in stored.log],
                 grace=self.limits.grace, waiting_ttl=self.limits.waiting_ttl,
                 waiting_grace=self.limits.waiting_grace,
-                reveal_timeout=self.limits.reveal_timeout, reply_cache=self.limits.reply_cache)
+                reveal_timeout=self.limits.reveal_timeout, reply_cache=self.limits.reply_cache,
+                restart_grace=self.limits.restart_grace)
         except (games.UnknownGame, ValueError, KeyError) as exc:
             log.error("match %s cannot be restored: %s", mid, exc)
             return None
@@ -288,7 +348,8 @@ class Lobby:
                          grace=self.limits.grace, waiting_ttl=self.limits.waiting_ttl,
                          waiting_grace=self.limits.waiting_grace,
                          reveal_timeout=self.limits.reveal_timeout,
-                         reply_cache=self.limits.reply_cache, meta=meta)
+                         reply_cache=self.limits.reply_cache, meta=meta,
+                         restart_grace=self.limits.restart_grace)
 
     async def _claim_code(self, match_id: str, length: int = CODE_LENGTH) -> str:
         while True:
@@ -600,7 +661,15 @@ class Lobby:
         conn.push({"t": "ack", "re": msg["id"], "matches": out[:100]})
 
     async def _on_open(self, conn: Connection, msg: Message) -> None:
-        player, _ = self._player(conn)
+        player, name = self._player(conn)
+        actor = self.actors.get(msg["match"])
+        if actor is not None and actor.core.seat_of(player) is None:
+            seat = next((s for s in (0, 1) if actor.core.reserved_for(s) == player), None)
+            if seat is not None and actor.core.seats[seat] is None:  # "your next match"
+                conn.matches.add(actor.match_id)
+                self._offer(actor, Sit(seat, player, name, conn=conn.id, re=msg["id"]), conn,
+                            msg["id"])
+                return
         await self._to_match(conn, msg, msg["match"],
                              Connect(conn.id, player, since=msg.get("since", 0), re=msg["id"]))
 
@@ -639,6 +708,84 @@ class Lobby:
         player, _ = self._player(conn)
         await self._to_match(conn, msg, msg["match"],
                              Reveal(conn.id, player, msg["id"], msg["dice"]), attach=False)
+
+    async def _on_claim(self, conn: Connection, msg: Message) -> None:
+        player, _ = self._player(conn)
+        await self._to_match(conn, msg, msg["match"], Claim(conn.id, player, msg["id"]),
+                             attach=False)
+
+    # -- players --
+
+    async def _on_mine(self, conn: Connection, msg: Message) -> None:
+        player, _ = self._player(conn)
+        conn.push({"t": "ack", "re": msg["id"], "matches": self.matches_of(player)})
+
+    async def _on_profile(self, conn: Connection, msg: Message) -> None:
+        conn.push(await self.players.profile(conn, msg))
+
+    async def _on_history(self, conn: Connection, msg: Message) -> None:
+        conn.push(await self.players.history(conn, msg))
+
+    async def _on_leaderboard(self, conn: Connection, msg: Message) -> None:
+        conn.push(await self.players.leaderboard(conn, msg))
+
+    async def _on_set_password(self, conn: Connection, msg: Message) -> None:
+        try:
+            conn.push(await self.players.set_password(conn, msg))
+        except AccountError as exc:
+            raise BadRequest(exc.code, exc.message, msg["id"]) from exc
+
+    async def _on_transfer(self, conn: Connection, msg: Message) -> None:
+        conn.push(await self.players.transfer(conn, msg))
+
+    async def _on_signout_everywhere(self, conn: Connection, msg: Message) -> None:
+        account, token = await self.players.signout_everywhere(conn, msg)
+        for other in list(self.online.get(account.player, ())):
+            if other is not conn:
+                other.push(error(Code.SIGNED_OUT, "you signed out everywhere from another "
+                                 "device"))
+                other.close(Close.POLICY, Code.SIGNED_OUT)
+        conn.push({"t": "ack", "re": msg["id"], "token": token,
+                   "cookie": self.players.ticket(account)})
+
+    # -- matches made by someone else --
+
+    async def reserve(self, players: tuple[tuple[str, str], tuple[str, str]], *,
+                      config: Mapping[str, Any], game: str = "kickline",
+                      clock: Clock | None = None, rated: bool = False,
+                      start_by: float | None = None,
+                      meta: Mapping[str, Any] | None = None) -> str:
+        """Make a match for two named players (``(player id, name)`` for seat 0, then
+        seat 1): it appears in both players' ``welcome.matches`` and ``mine`` as
+        ``reserved`` ("your next match"), online players are sent ``next_match``, and
+        only they may sit (by ``open``ing it).  It starts when both have.  If
+        ``start_by`` (epoch seconds) passes first, the one who came wins (``reason:
+        "no_show"``; neither: ``"no_show_both"``); without it the waiting time is the
+        server's (an hour).  ``rated`` says whether the result moves ratings; ``meta``
+        is kept with the match and its record (a tournament puts ``{"tournament":
+        ...}`` there; ``tournament`` is copied into the record).  Returns the match id.
+        Raises :class:`ValueError` for a bad game or config (nothing made) and
+        :class:`~.protocol.BadRequest` ``busy`` at the server's match limit."""
+        ruleset = games.get(game)
+        ruleset.game.setup(config)  # raises for a config the ruleset refuses
+        if players[0][0] == players[1][0]:
+            raise ValueError("a reserved match needs two different players")
+        if len(self.actors) >= self.limits.max_live_matches:
+            raise BadRequest(Code.BUSY, "the server is at its match limit; try later")
+        extra = dict(meta or {})
+        extra.update(private=True, quick=False, rated=rated)
+        core = self._new_core(ruleset, config, clock or self.limits.clock, extra)
+        await self._claim_codes(core)
+        actor = await self._start(core)
+        if not await actor.call(Reserve(players, start_by)):
+            raise StoreError("the match stopped before it was saved")
+        for seat, (player, _) in enumerate(players):
+            for c in list(self.online.get(player, ())):
+                c.push({"t": "next_match", "match": core.match_id, "seat": seat,
+                        "opponent": players[1 - seat][1], "game": game,
+                        "config": dict(config), "rated": rated, "start_by": start_by,
+                        "tournament": extra.get("tournament")})
+        return core.match_id
 
     async def _on_resign(self, conn: Connection, msg: Message) -> None:
         player, _ = self._player(conn)

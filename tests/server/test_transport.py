@@ -92,7 +92,7 @@ async def test_unsupported_version(serve: Any, server_config: Any, client: Any) 
 async def test_version_negotiation_picks_the_highest_common(serve: Any, server_config: Any,
                                                             client: Any) -> None:
     async with serve(server_config()) as url, client(url) as c:
-        await c.send({"t": "hello", "versions": [1, 7], "name": "x"})
+        await c.send({"t": "hello", "versions": [1, 7], "name": "Xavier"})
         w = await c.recv()
         assert w["t"] == "welcome" and w["version"] == 1 and w["versions"] == [1]
         assert "toy" in w["games"]
