@@ -179,6 +179,12 @@ class Reserve:
 
 
 @dataclass(frozen=True, slots=True)
+class Cancel:
+    """End the match now without a result (``reason: "cancelled"``): its outcome was
+    decided elsewhere (a tournament organiser adjudicated or re-paired its board)."""
+
+
+@dataclass(frozen=True, slots=True)
 class TimerFired:
     key: str
 
@@ -188,8 +194,8 @@ class Resume:
     """After a restore: restart the clocks of owed decisions and the grace windows."""
 
 
-Command = (Sit | Connect | Disconnect | Decide | Resign | Reveal | Claim | Reserve | TimerFired
-           | Resume)
+Command = (Sit | Connect | Disconnect | Decide | Resign | Reveal | Claim | Reserve | Cancel
+           | TimerFired | Resume)
 
 
 # --- effects ----------------------------------------------------------------------
@@ -476,6 +482,9 @@ class MatchCore:
             self._claim(cmd, now, p)
         elif isinstance(cmd, Reserve):
             self._reserve(cmd, p)
+        elif isinstance(cmd, Cancel):
+            if self.status != "over":
+                self._finish({"winner": None, "score": None, "reason": "cancelled"}, p)
         elif isinstance(cmd, TimerFired):
             self._timer(cmd, now, p)
         elif isinstance(cmd, Resume):
