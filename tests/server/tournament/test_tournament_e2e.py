@@ -196,6 +196,8 @@ async def test_a_swiss_of_twelve_with_a_late_entry_a_withdrawal_a_no_show_and_a_
             res = b["result"]
             assert res["winner"] == {0: "home", 1: "away", None: None}[winner]
             assert res["kind"] == ("forfeit" if reason.startswith("no_show") else "played")
+            if res["kind"] == "played":
+                assert res["goals"] == score  # home is seat 0
     late = next(e for e in view["entries"] if e["pid"] == field[12].pid)
     assert late["late"] and games[late["pid"]][0][0] == "H"
     assert all(c == "Z" for c, *_ in games[withdrawn.pid][2:])
