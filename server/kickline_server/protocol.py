@@ -7,11 +7,14 @@ single place that decides whether a client message is well formed.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 import msgpack  # type: ignore[import-untyped]
+
+from . import metrics
 
 PROTOCOL_VERSIONS: Final = (1,)
 """Protocol versions this server speaks, oldest first."""
@@ -48,9 +51,34 @@ class Code:
     UNKNOWN_GAME: Final = "unknown_game"
     UNKNOWN_BOT: Final = "unknown_bot"
     ALREADY_QUEUED: Final = "already_queued"
+    TOO_MANY_IDENTITIES: Final = "too_many_identities"  # close 1008
+    TOO_MANY_CREATES: Final = "too_many_creates"
+    TOO_MANY_WAITING: Final = "too_many_waiting"
+    TOO_MANY_MATCHES: Final = "too_many_matches"
+    TOO_MANY_WATCHES: Final = "too_many_watches"
+    LOCKED_OUT: Final = "locked_out"
+    BAD_REVEAL: Final = "bad_reveal"
+    REVEAL_CLOSED: Final = "reveal_closed"
     BUSY: Final = "busy"
     SHUTTING_DOWN: Final = "shutting_down"
     INTERNAL: Final = "internal"
+    # accounts
+    NO_IDENTITY: Final = "no_identity"  # close 1008
+    NAME_TAKEN: Final = "name_taken"  # close 1008
+    RESERVED_NAME: Final = "reserved_name"  # close 1008
+    SIGNED_OUT: Final = "signed_out"  # close 1008
+    WRONG_PASSWORD: Final = "wrong_password"
+    NO_PASSWORD: Final = "no_password"
+    BAD_PASSWORD: Final = "bad_password"
+    TOO_MANY_ATTEMPTS: Final = "too_many_attempts"
+    TRANSFER_USED: Final = "transfer_used"
+    TRANSFER_EXPIRED: Final = "transfer_expired"
+    TRANSFER_UNKNOWN: Final = "transfer_unknown"
+    # presence, challenges, rematches
+    CANNOT_CLAIM: Final = "cannot_claim"
+    NOT_ONLINE: Final = "not_online"
+    NO_CHALLENGE: Final = "no_challenge"
+    NOT_OVER: Final = "not_over"
 
 
 class Close:
@@ -80,11 +108,24 @@ class ProtocolViolation(Exception):
 class BadRequest(Exception):
     """A well-framed message that is wrong; answered with an ``error``, state unchanged."""
 
-    def __init__(self, code: str, message: str, re: MsgId | None = None) -> None:
+    def __init__(self, code: str, message: str, re: MsgId | None = None, *,
+                 retry_after: float | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.re = re
+        self.retry_after = retry_after
+
+    def reply(self) -> Message:
+        """The ``error`` message that answers it."""
+        if self.retry_after is None:
+            return error(self.code, self.message, self.re)
+        return error(self.code, self.message, self.re, retry_after=retry(self.retry_after))
+
+
+def retry(seconds: float) -> float:
+    """A ``retry_after`` value: seconds, rounded up to a tenth, at least 0.1."""
+    return max(0.1, math.ceil(seconds * 10) / 10)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +177,8 @@ def decode(frame: bytes | str, limits: Limits = Limits()) -> Message:
         raise ProtocolViolation(Code.NOT_BINARY, "frames must be binary msgpack",
                                 Close.UNSUPPORTED_DATA)
     try:
+        # Everything that looks inside the frame is in this ``try``: msgpack raises many
+        # types, and a check written in Python must not be the one that can crash.
         obj = msgpack.unpackb(
             frame,
             raw=False,
@@ -146,27 +189,39 @@ def decode(frame: bytes | str, limits: Limits = Limits()) -> Message:
             max_map_len=limits.max_map_len,
             max_ext_len=limits.max_ext_len,
         )
-    except Exception as exc:  # msgpack raises many types: all mean "bad frame"
-        reason = f"not valid msgpack within limits ({type(exc).__name__}: {exc})"
+        too_deep = _deeper_than(obj, limits.max_depth)
+    except Exception as exc:  # every failure here means "bad frame"
+        reason = f"not valid msgpack within limits ({type(exc).__name__})"
         raise ProtocolViolation(Code.BAD_MSGPACK, reason, Close.INVALID_DATA) from exc
-    if _depth(obj) > limits.max_depth:
+    if too_deep:
         raise ProtocolViolation(Code.BAD_MSGPACK, "message nested too deeply",
                                 Close.INVALID_DATA)
     if not isinstance(obj, dict) or not isinstance(obj.get("t"), str):
         raise BadRequest(Code.BAD_MESSAGE, "a message is a map with a string field 't'",
-                         _msg_id(obj))
+                         message_id(obj))
     return obj
 
 
-def _depth(obj: Any) -> int:
-    if isinstance(obj, dict):
-        return 1 + max((_depth(v) for v in obj.values()), default=0)
-    if isinstance(obj, list):
-        return 1 + max((_depth(v) for v in obj), default=0)
-    return 0
+def _deeper_than(obj: Any, limit: int) -> bool:
+    """Whether maps and arrays nest more than ``limit`` levels.  Iterative: a frame of
+    600 nested arrays (601 bytes) made a recursive check raise ``RecursionError``."""
+    stack: list[tuple[Any, int]] = [(obj, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
-def _msg_id(obj: Any) -> MsgId | None:
+def message_id(obj: Any) -> MsgId | None:
+    """The message's ``id`` if it has a valid one (for ``re``), else ``None``."""
     if isinstance(obj, dict):
         mid = obj.get("id")
         if _is_id(mid):
@@ -196,14 +251,16 @@ class Field:
 
 SCHEMAS: Final[dict[str, dict[str, Field]]] = {
     "hello": {"versions": Field("list"), "token": Field("str", False),
-              "name": Field("str", False)},
+              "name": Field("str", False), "password": Field("str", False),
+              "transfer": Field("str", False)},
     "ping": {},
     "create": {_ID: Field("id"), "game": Field("str", False), "config": Field("map"),
                "clock": Field("map", False), "private": Field("bool", False),
-               "bot": Field("str", False)},
-    "join": {_ID: Field("id"), "code": Field("str")},
+               "bot": Field("str", False), "dice_commit": Field("str", False)},
+    "join": {_ID: Field("id"), "code": Field("str"), "dice_commit": Field("str", False)},
     "quick": {_ID: Field("id"), "game": Field("str", False), "config": Field("map"),
-              "clock": Field("map", False)},
+              "clock": Field("map", False), "dice_commit": Field("str", False)},
+    "reveal": {_ID: Field("id"), "match": Field("str"), "dice": Field("str")},
     "cancel": {_ID: Field("id")},
     "list": {_ID: Field("id"), "game": Field("str", False)},
     "open": {_ID: Field("id"), "match": Field("str"), "since": Field("int", False)},
@@ -212,12 +269,29 @@ SCHEMAS: Final[dict[str, dict[str, Field]]] = {
     "decide": {_ID: Field("id"), "match": Field("str"), "version": Field("int"),
                "decision": Field("str"), "seat": Field("seat", False)},
     "resign": {_ID: Field("id"), "match": Field("str"), "seat": Field("seat", False)},
+    "claim": {_ID: Field("id"), "match": Field("str")},
+    "mine": {_ID: Field("id")},
+    "profile": {_ID: Field("id"), "player": Field("str", False), "name": Field("str", False)},
+    "history": {_ID: Field("id"), "player": Field("str", False), "name": Field("str", False),
+                "before": Field("num", False), "limit": Field("int", False)},
+    "leaderboard": {_ID: Field("id"), "mode": Field("str")},
+    "set_password": {_ID: Field("id"), "password": Field("str", False),
+                     "old": Field("str", False)},
+    "transfer": {_ID: Field("id"), "origin": Field("str")},
+    "signout_everywhere": {_ID: Field("id")},
+    "tournaments": {_ID: Field("id")},
+    "tournament": {_ID: Field("id"), "tournament": Field("str"), "watch": Field("bool", False),
+                   "card": Field("int", False)},
+    "tcommand": {_ID: Field("id"), "op": Field("str"), "tournament": Field("str", False),
+                 "args": Field("map", False)},
 }
 """Client message types and their fields.  Unknown extra fields are rejected."""
 
 _CHECK: dict[str, Callable[[Any], bool]] = {
     "str": lambda v: isinstance(v, str),
     "int": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**63,
+    "num": lambda v: (isinstance(v, int | float) and not isinstance(v, bool)
+                      and 0 <= v < 2**63),
     "bool": lambda v: isinstance(v, bool),
     "map": lambda v: isinstance(v, dict),
     "list": lambda v: isinstance(v, list),
@@ -226,7 +300,8 @@ _CHECK: dict[str, Callable[[Any], bool]] = {
 }
 
 _KIND_TEXT = {
-    "str": "a string", "int": "a non-negative integer", "bool": "a boolean", "map": "a map",
+    "str": "a string", "int": "a non-negative integer", "num": "a non-negative number",
+    "bool": "a boolean", "map": "a map",
     "list": "a list", "id": "a string of 1-64 characters or a non-negative integer",
     "seat": "0 or 1",
 }
@@ -236,7 +311,7 @@ def validate(msg: Message) -> Message:
     """Check ``msg``'s fields against its type's schema; raises :class:`BadRequest`."""
     t = msg["t"]
     schema = SCHEMAS.get(t)
-    re = _msg_id(msg)
+    re = message_id(msg)
     if schema is None:
         raise BadRequest(Code.UNKNOWN_TYPE, f"unknown message type {t!r}", re)
     for name, field in schema.items():
@@ -254,6 +329,7 @@ def validate(msg: Message) -> Message:
 
 
 def error(code: str, message: str, re: MsgId | None = None, **extra: Any) -> Message:
+    metrics.error(code)  # every error a client is sent is made here: counted by code
     out: Message = {"t": "error", "code": code, "message": message}
     if re is not None:
         out["re"] = re

@@ -89,7 +89,13 @@ def test_every_client_type_has_a_schema_and_validates_a_minimal_message() -> Non
         "cancel": {"id": 1}, "list": {"id": 1}, "open": {"id": 1, "match": "m"},
         "watch": {"id": 1, "match": "m"},
         "decide": {"id": 1, "match": "m", "version": 0, "decision": "jog"},
-        "resign": {"id": 1, "match": "m"},
+        "resign": {"id": 1, "match": "m"}, "claim": {"id": 1, "match": "m"},
+        "mine": {"id": 1}, "profile": {"id": 1}, "history": {"id": 1},
+        "leaderboard": {"id": 1, "mode": "standard"}, "set_password": {"id": 1},
+        "transfer": {"id": 1, "origin": "https://x"}, "signout_everywhere": {"id": 1},
+        "reveal": {"id": 1, "match": "m", "dice": "00" * 32},
+        "tournaments": {"id": 1}, "tournament": {"id": 1, "tournament": "t"},
+        "tcommand": {"id": 1, "op": "join", "tournament": "t"},
     }
     assert set(samples) == set(p.SCHEMAS)
     for t, fields in samples.items():
@@ -100,3 +106,31 @@ def test_error_message_shape() -> None:
     assert p.error("x", "why", 3, match="m") == {
         "t": "error", "code": "x", "message": "why", "re": 3, "match": "m"}
     assert "re" not in p.error("x", "why")
+
+
+def test_deep_nesting_is_a_bad_frame_not_a_crash() -> None:
+    # 1 000 nested arrays in 1 001 bytes (under msgpack's own stack limit): a recursive
+    # depth check raised RecursionError, which escaped as ``internal``.
+    frame = b"\x91" * 1000 + b"\x01"
+    with pytest.raises(p.ProtocolViolation) as e:
+        p.decode(frame, p.Limits(max_array_len=64))
+    assert (e.value.code, e.value.close_code) == (p.Code.BAD_MSGPACK, p.Close.INVALID_DATA)
+
+
+def test_nesting_at_the_limit_is_fine_one_more_is_not() -> None:
+    def nested(levels: int) -> Any:
+        obj: Any = 1
+        for _ in range(levels - 1):
+            obj = [obj]
+        return {"t": "x", "a": obj}
+
+    assert p.decode(msgpack.packb(nested(6)))["t"] == "x"
+    with pytest.raises(p.ProtocolViolation):
+        p.decode(msgpack.packb(nested(7)))
+
+
+def test_a_refusal_with_retry_after_says_when() -> None:
+    bad = p.BadRequest(p.Code.BUSY, "later", 4, retry_after=1.234)
+    assert bad.reply() == {"t": "error", "code": "busy", "message": "later", "re": 4,
+                           "retry_after": 1.3}
+    assert "retry_after" not in p.BadRequest(p.Code.BUSY, "later").reply()
