@@ -18,11 +18,21 @@ from . import games
 from .actor import ActorLimits
 from .app import CLIENT_DIR, DataDirInUse, ServerConfig, run_server, tune_gc
 from .botclient import BotError, play
-from .core import Clock
+from .core import SNAPSHOT_EVERY, Clock
 from .lobby import LobbyLimits
 from .protocol import Limits
 from .store import StoreUnavailable
 from .transport import TransportLimits
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return n
 
 
 def _default_data_dir() -> Path:
@@ -61,6 +71,10 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--idle-timeout", type=float, default=900.0)
     s.add_argument("--send-queue", type=int, default=256)
     s.add_argument("--inbox", type=int, default=64, help="commands queued per match (64)")
+    s.add_argument("--snapshot-every", type=_at_least_one, default=SNAPSHOT_EVERY,
+                   help="write a match's whole snapshot every N log entries; the saves "
+                        "between append the log only, and a restart replays that tail "
+                        f"({SNAPSHOT_EVERY})")
     s.add_argument("--lease-ttl", type=float, default=15.0)
     s.add_argument("--max-matches", type=int, default=20_000)
     s.add_argument("--compression", action="store_true",
@@ -110,6 +124,7 @@ def _serve(args: argparse.Namespace) -> int:
             clock=Clock(decision=args.decision_time, bank=args.time_bank,
                         max_timeouts=args.max_timeouts),
             grace=args.grace, max_live_matches=args.max_matches,
+            snapshot_every=args.snapshot_every,
             actor=ActorLimits(inbox=args.inbox, lease_ttl=args.lease_ttl)),
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed else None,
     )

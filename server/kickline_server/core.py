@@ -36,9 +36,16 @@ from kickline.game import Game, Outcome, Plain, ToAct
 from .games import Bot
 from .protocol import Code, Message, MsgId, error
 
-FORMAT: Final = 2
+FORMAT: Final = 3
 """Snapshot format version (1: replies stored as whole ``ack`` messages; 2: as
-``[seat, id, version]``, which rebuilds the same ``ack``).  Both are restored."""
+``[seat, id, version]``, which rebuilds the same ``ack``; 3: the stored log may run past
+the snapshot's ``log_len``, and that tail is replayed on restore).  All are restored; a
+server from before format 3 would ignore the tail, so it refuses format 3."""
+
+SNAPSHOT_EVERY: Final = 32
+"""By default a full snapshot is written every this many log entries (and whenever
+anything but decisions and their consequences changed); the persists in between append
+log entries only."""
 
 ERROR_CODES: Final = {
     "MalformedDecision": Code.MALFORMED_DECISION,
@@ -151,10 +158,11 @@ Command = Sit | Connect | Disconnect | Decide | Resign | TimerFired | Resume
 
 @dataclass(frozen=True, slots=True)
 class Persist:
-    """Append ``entries`` to the match log at index ``start`` and replace the snapshot,
-    atomically."""
+    """Append ``entries`` to the match log at index ``start`` and, unless ``snapshot`` is
+    ``None``, replace the snapshot, atomically.  Without a snapshot the entries are a
+    tail that :meth:`MatchCore.restore` replays onto the last one."""
 
-    snapshot: Plain
+    snapshot: Plain | None
     entries: list[Plain]
     start: int
     finished: bool
@@ -236,6 +244,11 @@ def verify(game: Game, config: Mapping[str, Plain], seed: bytes, log: Sequence[P
 # --- the core -----------------------------------------------------------------------
 
 
+_PRIVATE_ENTRY_FIELDS: Final = frozenset({"e", "re", "b"})
+"""Log entry fields kept out of the public log: the events (each seat got them redacted
+in its prompts) and what only a restore needs (message ids, banks)."""
+
+
 @dataclass(slots=True)
 class _Conn:
     seat: int | None
@@ -257,6 +270,7 @@ class _Pending:
     """What one ``handle`` call has decided to do, gathered then ordered."""
 
     dirty: bool = False
+    full: bool = False  # something beyond the log changed: write a whole snapshot
     broadcast: bool = False
     sends: list[Send] = field(default_factory=list)
     finished: Plain | None = None
@@ -278,6 +292,7 @@ class MatchCore:
         grace: float = 60.0,
         waiting_ttl: float = 3600.0,
         reply_cache: int = 64,
+        snapshot_every: int = SNAPSHOT_EVERY,
         meta: Mapping[str, Plain] | None = None,
     ) -> None:
         self.game = game
@@ -290,6 +305,7 @@ class MatchCore:
         self.grace = grace
         self.waiting_ttl = waiting_ttl
         self.reply_cache = reply_cache
+        self.snapshot_every = max(1, snapshot_every)
         self.meta: dict[str, Plain] = dict(meta or {})
         self.created = now
         self.status = "waiting"  # waiting | playing | over
@@ -299,6 +315,7 @@ class MatchCore:
         self.log: list[Plain] = []
         self.events: list[Plain] = []
         self.persisted = 0
+        self.snapshotted = 0  # the log's length at the last snapshot persisted
         self.rng = dice(seed)
         self.bank = [clock.bank, clock.bank]
         self.timeouts = [0, 0]
@@ -344,16 +361,18 @@ class MatchCore:
         grace: float = 60.0,
         waiting_ttl: float = 3600.0,
         reply_cache: int = 64,
+        snapshot_every: int = SNAPSHOT_EVERY,
     ) -> MatchCore:
-        """Rebuild a core from its last snapshot and its log (entries past the
-        snapshot's ``log_len`` are ignored: they were never acknowledged)."""
-        if snapshot.get("format") not in (1, FORMAT) or snapshot.get("game") != game.name:
+        """Rebuild a core from its last snapshot and its stored log: the entries past
+        the snapshot's ``log_len`` (each persisted, so acknowledged, after it) are
+        replayed onto it exactly as they were first applied."""
+        if snapshot.get("format") not in (1, 2, FORMAT) or snapshot.get("game") != game.name:
             raise ValueError("snapshot is not of this format or game")
         core = cls(
             game, bots, match_id=snapshot["match"], config=snapshot["config"],
             seed=bytes(snapshot["seed"]), now=snapshot["created"],
             clock=Clock.from_plain(snapshot["clock"]), grace=grace, waiting_ttl=waiting_ttl,
-            reply_cache=reply_cache, meta=snapshot["meta"],
+            reply_cache=reply_cache, snapshot_every=snapshot_every, meta=snapshot["meta"],
         )
         core.status = snapshot["status"]
         core.seats = [SeatInfo(**s) if s else None for s in snapshot["seats"]]
@@ -369,7 +388,6 @@ class MatchCore:
                 core.rng.randrange(entry["w"])
             elif entry["k"] == "d":
                 core.turns[entry["s"]] += 1
-        core.persisted = len(core.log)
         core.bank = list(snapshot["bank"])
         core.timeouts = list(snapshot["timeouts"])
         for item in snapshot["replies"]:
@@ -381,7 +399,33 @@ class MatchCore:
                 who, re, version = item
             reply = _Reply(who, re, version)
             core.replies[core._key(core._player(who), re)] = reply
+        core.snapshotted = len(core.log)
+        for entry in log[len(core.log):]:
+            core._replay_entry(entry)
+        core.persisted = len(core.log)
         return core
+
+    def _replay_entry(self, entry: Plain) -> None:
+        """Apply one persisted log entry past the snapshot, with every effect it had on
+        the core: a tail holds only decisions and chance events (anything else forces a
+        whole snapshot, see :meth:`_effects`)."""
+        if self.status != "playing" or entry["k"] not in ("c", "d"):
+            raise ValueError(f"log entry {len(self.log)} cannot follow the snapshot")
+        if entry["k"] == "c":
+            self.rng.randrange(entry["w"])
+            self.state, _ = self.game.apply_chance(self.state, entry["o"])
+        else:
+            seat = entry["s"]
+            self.state, _ = self.game.apply(self.state, seat, entry["d"])
+            self.turns[seat] += 1
+            if entry.get("by") == "p":
+                self.timeouts[seat] = 0
+                if "b" in entry:
+                    self.bank[seat] = entry["b"]
+                if "re" in entry:
+                    self._remember(self._player(seat), entry["re"], seat)
+        self.log.append(entry)
+        self.events.extend(entry.get("e", ()))
 
     # -- queries --
 
@@ -405,8 +449,10 @@ class MatchCore:
         return self._to_act
 
     def public_log(self) -> list[Plain]:
-        """The log without events: what a player needs to verify the dice."""
-        return [{k: v for k, v in e.items() if k != "e"} for e in self.log]
+        """The log without events and restore-only fields: what a player needs to verify
+        the dice."""
+        return [{k: v for k, v in e.items() if k not in _PRIVATE_ENTRY_FIELDS}
+                for e in self.log]
 
     # -- the one entry point --
 
@@ -443,7 +489,7 @@ class MatchCore:
             p.sends.append(Send(cmd.conn, problem))
             return
         self.seats[cmd.seat] = SeatInfo(cmd.player, cmd.name, cmd.bot)
-        p.dirty = True
+        p.dirty = p.full = True
         if cmd.conn is not None:
             self.conns[cmd.conn] = _Conn(cmd.seat, 0)
             if cmd.re is not None:
@@ -499,7 +545,7 @@ class MatchCore:
                          f"seat {seat} owes no decision now", cmd.re, p)
             return
         try:
-            self._apply(seat, cmd.decision, cmd.version, "p", now)
+            self._apply(seat, cmd.decision, cmd.version, "p", now, re=cmd.re)
         except ValueError as exc:
             code = ERROR_CODES.get(type(exc).__name__, Code.ILLEGAL_DECISION)
             self._refuse(cmd.conn, seat, code, str(exc), cmd.re, p)
@@ -543,7 +589,7 @@ class MatchCore:
             seat = int(arg)
             self.bank[seat] = 0.0
             self.timeouts[seat] += 1
-            p.dirty = True
+            p.dirty = p.full = True
             if self.timeouts[seat] >= self.clock.max_timeouts:
                 self.log.append({"k": "f", "s": seat, "why": "timeouts"})
                 self._finish({"winner": 1 - seat, "score": None, "reason": "timeouts",
@@ -558,6 +604,7 @@ class MatchCore:
             return
         self.owed = {}
         self.absent = {s: now for s in self._humans() if not self._connected(s)}
+        p.full = True  # the replayed tail folds into a snapshot once
         self._advance(now, p)
 
     # -- helpers --
@@ -581,13 +628,17 @@ class MatchCore:
         return True
 
     def _ack(self, conn: int, player: str, re: MsgId, p: _Pending) -> None:
-        seat = self.seat_of(player)
+        version = self._remember(player, re, self.seat_of(player))
+        p.sends.append(Send(conn, self._ack_message(re, version)))
+
+    def _remember(self, player: str, re: MsgId, seat: int | None) -> int | None:
+        """Cache an applied command's reply (the ``ack`` at the current version)."""
         version = self._version()
         self.replies[self._key(player, re)] = _Reply(player if seat is None else seat, re,
                                                      version)
         while len(self.replies) > self.reply_cache:
             self.replies.popitem(last=False)
-        p.sends.append(Send(conn, self._ack_message(re, version)))
+        return version
 
     def _ack_message(self, re: MsgId, version: int | None) -> Message:
         return {"t": "ack", "re": re, "match": self.match_id, "version": version}
@@ -635,18 +686,25 @@ class MatchCore:
         return list(self.game.legal(self.state, seat))
 
     def _apply(self, seat: int, decision: str, version: int | None, by: str,
-               now: float) -> None:
-        """Apply one decision (raises the ruleset's ValueError, changing nothing)."""
+               now: float, re: MsgId | None = None) -> None:
+        """Apply one decision (raises the ruleset's ValueError, changing nothing).  A
+        player's entry also keeps its message id and, if it changed, the seat's bank,
+        so a restore that replays it rebuilds the reply cache and the clock."""
         before = self.game.version(self.state)
         self.state, events = self.game.apply(self.state, seat, decision, version=version)
-        self.log.append({"k": "d", "s": seat, "d": decision, "v": before, "by": by,
-                         "e": events})
+        entry: Plain = {"k": "d", "s": seat, "d": decision, "v": before, "by": by,
+                        "e": events}
+        if re is not None:
+            entry["re"] = re
         self.turns[seat] += 1
         self.events.extend(events)
         since = self.owed.pop(seat, None)
         if since is not None and by == "p":
             over = max(0.0, (now - since) - self.clock.decision)
-            self.bank[seat] = max(0.0, self.bank[seat] - over)
+            if over > 0:
+                self.bank[seat] = max(0.0, self.bank[seat] - over)
+                entry["b"] = self.bank[seat]
+        self.log.append(entry)
 
     def _advance(self, now: float, p: _Pending) -> None:
         """Apply chance and bot decisions until a human owes one or the match ends."""
@@ -693,7 +751,7 @@ class MatchCore:
         self.result = result
         self.owed.clear()
         self.absent.clear()
-        p.dirty = p.broadcast = True
+        p.dirty = p.full = p.broadcast = True
         p.finished = result
 
     def _over_message(self) -> Message:
@@ -770,8 +828,11 @@ class MatchCore:
         out: list[Effect] = []
         if p.dirty:
             entries = self.log[self.persisted:]
-            out.append(Persist(self.snapshot(), entries, self.persisted,
-                               self.status == "over"))
+            snapshot = None
+            if p.full or len(self.log) - self.snapshotted >= self.snapshot_every:
+                snapshot = self.snapshot()
+                self.snapshotted = len(self.log)
+            out.append(Persist(snapshot, entries, self.persisted, self.status == "over"))
             self.persisted = len(self.log)
         out.extend(p.sends)
         if p.broadcast:

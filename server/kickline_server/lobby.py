@@ -24,6 +24,7 @@ from anyio.abc import TaskGroup, TaskStatus
 from . import games
 from .actor import Actor, ActorLimits, Peer, Stats
 from .core import (
+    SNAPSHOT_EVERY,
     Clock,
     Command,
     Connect,
@@ -60,6 +61,7 @@ class LobbyLimits:
     grace: float = 60.0
     waiting_ttl: float = 3600.0
     reply_cache: int = 64
+    snapshot_every: int = SNAPSHOT_EVERY
     max_live_matches: int = 20_000
     recent_ids: int = 10_000
     actor: ActorLimits = field(default_factory=ActorLimits)
@@ -219,7 +221,7 @@ class Lobby:
             return MatchCore.restore(
                 ruleset.game, ruleset.bots, snapshot, [unpack(e) for e in stored.log],
                 grace=self.limits.grace, waiting_ttl=self.limits.waiting_ttl,
-                reply_cache=self.limits.reply_cache)
+                reply_cache=self.limits.reply_cache, snapshot_every=self.limits.snapshot_every)
         except (games.UnknownGame, ValueError, KeyError) as exc:
             log.error("match %s cannot be restored: %s", mid, exc)
             return None
@@ -230,7 +232,8 @@ class Lobby:
         return MatchCore(ruleset.game, ruleset.bots, match_id=secrets.token_urlsafe(9),
                          config=config, seed=seed, now=self.clock(), clock=clock,
                          grace=self.limits.grace, waiting_ttl=self.limits.waiting_ttl,
-                         reply_cache=self.limits.reply_cache, meta=meta)
+                         reply_cache=self.limits.reply_cache,
+                         snapshot_every=self.limits.snapshot_every, meta=meta)
 
     async def _claim_code(self, match_id: str) -> str:
         while True:
