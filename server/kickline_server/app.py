@@ -27,6 +27,8 @@ from websockets.http11 import Request, Response
 
 from . import static
 from .actor import Stats
+from .addresses import TrustedProxies, address_key, client_address
+from .gate import GateConnection, loop_errors, quiet_logger
 from .identity import Tokens, load_secret, load_server_id
 from .lobby import Lobby, LobbyLimits
 from .store import Store
@@ -49,6 +51,8 @@ class ServerConfig:
     secret: str | None = None
     client_dir: Path | None = CLIENT_DIR
     max_connections_per_address: int = 64
+    trusted_proxies: TrustedProxies = field(default_factory=TrustedProxies)
+    """Reverse proxies whose ``X-Forwarded-For`` names the client (``addresses.py``)."""
     ping_interval: float | None = 20.0
     backlog: int = 1024
     """Pending TCP connections the listener queues (bursts of reconnecting clients)."""
@@ -116,6 +120,12 @@ async def run_server(
 ) -> None:
     """Serve until ``shutdown`` is set; reports the bound port through ``task_status``."""
     shutdown = shutdown or anyio.Event()
+    with loop_errors():
+        await _run(config, shutdown, stats, task_status)
+
+
+async def _run(config: ServerConfig, shutdown: anyio.Event, stats: Stats | None,
+               task_status: TaskStatus[int]) -> None:
     async with _data_dir_lock(config.data_dir):
         tokens = Tokens(load_secret(config.data_dir, config.secret))
         owner = load_server_id(config.data_dir)
@@ -141,6 +151,10 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
 
         def process_request(conn: ServerConnection, request: Request) -> Response | None:
             path = request.path.split("?", 1)[0]
+            if request.method not in ("GET", "HEAD"):
+                refused = conn.respond(405, "only GET and HEAD are served here\n")
+                refused.headers["Allow"] = "GET, HEAD"
+                return refused
             if path == "/healthz":
                 return conn.respond(200, json.dumps({
                     "ok": True, "matches": len(lobby.actors),
@@ -148,20 +162,25 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             if request.headers.get("Upgrade", "").lower() == "websocket":
                 if path != "/ws":
                     return conn.respond(404, "the websocket endpoint is /ws\n")
-                if per_address[_address(conn)] >= config.max_connections_per_address:
+                if (per_address[address_key(client_address(conn, config.trusted_proxies))]
+                        >= config.max_connections_per_address):
                     return conn.respond(429, "too many connections from your address\n")
                 return None
             if config.client_dir is not None:
                 found = static.respond(config.client_dir, path, request.headers)
                 if found is not None:
+                    if request.method == "HEAD":  # the same headers, no body
+                        return Response(found.status_code, found.reason_phrase,
+                                        found.headers, b"")
                     return found
             return conn.respond(404, "not found\n")
 
         async def handler(ws: ServerConnection) -> None:
-            addr = _address(ws)
+            address = client_address(ws, config.trusted_proxies)
+            addr = address_key(address)
             per_address[addr] += 1
             try:
-                await serve_connection(ws, lobby, config.transport)
+                await serve_connection(ws, lobby, config.transport, address=address)
             finally:
                 per_address[addr] -= 1
                 if per_address[addr] <= 0:
@@ -169,6 +188,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
 
         async with serve(
             handler, config.host, config.port, process_request=process_request,
+            create_connection=GateConnection, logger=quiet_logger(),
             max_size=config.transport.max_frame, max_queue=16,
             compression="deflate" if config.compression else None,
             ping_interval=config.ping_interval, ping_timeout=config.ping_interval,
@@ -187,7 +207,3 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
         log.info("stopping %d match actors", len(lobby.actors))
         actors.cancel_scope.cancel()
 
-
-def _address(conn: ServerConnection) -> str:
-    remote = conn.remote_address
-    return str(remote[0]) if remote else "?"

@@ -9,81 +9,31 @@ import signal
 import sys
 from collections.abc import Sequence
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import anyio
 
-from . import games
+from . import config, games
 from .actor import ActorLimits
+from .addresses import TrustedProxies
 from .app import CLIENT_DIR, DataDirInUse, ServerConfig, run_server, tune_gc
 from .botclient import BotError, play
-from .core import SNAPSHOT_EVERY, Clock
+from .core import Clock
 from .lobby import LobbyLimits
 from .protocol import Limits
 from .store import StoreUnavailable
 from .transport import TransportLimits
 
 
-def _at_least_one(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
-    return n
-
-
-def _default_data_dir() -> Path:
-    return Path.home() / ".local" / "share" / "kickline"
-
-
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="kickline", description="Kickline match server and bot.")
     sub = p.add_subparsers(dest="command", required=True)
 
-    s = sub.add_parser("serve", help="run the match server (embedded storage by default)")
-    s.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    s.add_argument("--port", type=int, default=8765, help="port (8765; 0 picks a free one)")
-    s.add_argument("--data-dir", type=Path, default=_default_data_dir(),
-                   help="where the embedded store, token secret and server id live "
-                        "(~/.local/share/kickline)")
-    s.add_argument("--redis-url", default=None,
-                   help="store matches in Redis instead of the embedded SQLite store")
-    s.add_argument("--secret-file", type=Path, default=None,
-                   help="file holding the token secret (default: generated in --data-dir)")
-    s.add_argument("--client-dir", type=Path, default=CLIENT_DIR,
-                   help="static files to serve at / (the web client)")
-    s.add_argument("--grace", type=float, default=60.0,
-                   help="seconds a dropped player keeps the seat (60)")
-    s.add_argument("--decision-time", type=float, default=30.0,
-                   help="free seconds per decision (30)")
-    s.add_argument("--time-bank", type=float, default=300.0,
-                   help="seconds of time bank per seat (300)")
-    s.add_argument("--max-timeouts", type=int, default=3,
-                   help="timeouts in a row that forfeit (3)")
-    s.add_argument("--max-frame", type=int, default=4096,
-                   help="largest client frame in bytes (4096)")
-    s.add_argument("--rate", type=float, default=20.0, help="client messages per second (20)")
-    s.add_argument("--max-connections-per-address", type=int, default=64)
-    s.add_argument("--handshake-timeout", type=float, default=10.0)
-    s.add_argument("--idle-timeout", type=float, default=900.0)
-    s.add_argument("--send-queue", type=int, default=256)
-    s.add_argument("--inbox", type=int, default=64, help="commands queued per match (64)")
-    s.add_argument("--snapshot-every", type=_at_least_one, default=SNAPSHOT_EVERY,
-                   help="write a match's whole snapshot every N log entries; the saves "
-                        "between append the log only, and a restart replays that tail "
-                        f"({SNAPSHOT_EVERY})")
-    s.add_argument("--lease-ttl", type=float, default=15.0)
-    s.add_argument("--max-matches", type=int, default=20_000)
-    s.add_argument("--compression", action="store_true",
-                   help="offer permessage-deflate to clients (off: it costs server CPU)")
-    s.add_argument("--sqlite-synchronous", default="NORMAL",
-                   choices=["OFF", "NORMAL", "FULL", "EXTRA"],
-                   help="NORMAL (default) survives kill -9; FULL also survives power loss, "
-                        "at an fsync per group commit")
-    s.add_argument("--log-level", default="INFO")
+    s = sub.add_parser("serve", help="run the match server (embedded storage by default)",
+                       description="Run the match server.  Every option can also be set "
+                       "by an environment variable or in a TOML file (--config); "
+                       "precedence: flag > environment > file > default.")
+    config.add_arguments(s)
     # Test only: fix every match's dice seed (hex).  Hidden: never for real play.
     s.add_argument("--insecure-fixed-seed", default=None, help=argparse.SUPPRESS)
 
@@ -110,23 +60,37 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    secret = args.secret_file.read_text().strip() if args.secret_file else None
-    config = ServerConfig(
-        host=args.host, port=args.port, data_dir=args.data_dir, redis_url=args.redis_url,
-        secret=secret, client_dir=args.client_dir,
-        max_connections_per_address=args.max_connections_per_address,
-        compression=args.compression, sqlite_synchronous=args.sqlite_synchronous,
+    try:
+        opts = config.resolve(args)
+        trusted = TrustedProxies.parse(opts.trusted_proxy)
+        if opts.snapshot_every < 1:
+            raise config.ConfigError(f"snapshot_every={opts.snapshot_every} must be at least 1")
+    except ValueError as exc:  # ConfigError included: one line naming the setting
+        print(f"kickline: {exc}", file=sys.stderr)
+        return 2
+    if args.print_config:
+        print(opts.describe())
+        return 0
+    logging.getLogger().setLevel(opts.log_level)
+    secret = opts.secret_file.read_text().strip() if opts.secret_file else None
+    server = ServerConfig(
+        host=opts.host, port=opts.port, data_dir=opts.data_dir, redis_url=opts.redis_url,
+        secret=secret, client_dir=opts.client_dir or CLIENT_DIR,
+        max_connections_per_address=opts.max_connections_per_address,
+        trusted_proxies=trusted,
+        compression=opts.compression, sqlite_synchronous=opts.sqlite_synchronous,
         transport=TransportLimits(
-            max_frame=args.max_frame, handshake_timeout=args.handshake_timeout,
-            idle_timeout=args.idle_timeout, rate=args.rate, burst=2 * args.rate,
-            send_queue=args.send_queue, unpack=Limits()),
+            max_frame=opts.max_frame, handshake_timeout=opts.handshake_timeout,
+            idle_timeout=opts.idle_timeout, rate=opts.rate, burst=2 * opts.rate,
+            send_queue=opts.send_queue, unpack=Limits()),
         lobby=LobbyLimits(
-            clock=Clock(decision=args.decision_time, bank=args.time_bank,
-                        max_timeouts=args.max_timeouts),
-            grace=args.grace, max_live_matches=args.max_matches,
-            snapshot_every=args.snapshot_every,
-            actor=ActorLimits(inbox=args.inbox, lease_ttl=args.lease_ttl)),
-        fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed else None,
+            clock=Clock(decision=opts.decision_time, bank=opts.time_bank,
+                        max_timeouts=opts.max_timeouts),
+            grace=opts.grace, max_live_matches=opts.max_matches,
+            snapshot_every=opts.snapshot_every,
+            actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
+        fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
+        else None,
     )
 
     async def main() -> None:
@@ -139,7 +103,7 @@ def _serve(args: argparse.Namespace) -> int:
                         return
 
             tg.start_soon(on_signals)
-            await run_server(config, shutdown)
+            await run_server(server, shutdown)
             tg.cancel_scope.cancel()
 
     tune_gc()
@@ -203,7 +167,7 @@ def _bot(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    logging.basicConfig(level=args.log_level.upper(),
+    logging.basicConfig(level=getattr(args, "log_level", "INFO").upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
         return _serve(args)

@@ -36,9 +36,10 @@ from .core import (
     Send,
     Sit,
 )
+from .errlog import Throttled
 from .identity import Tokens
 from .protocol import PROTOCOL_VERSIONS, BadRequest, Code, Message, MsgId, error
-from .store import Store, StoreError, unpack
+from .store import Store, StoreError, StoreUnavailable, unpack
 from .transport import Connection
 
 # The lobby requests (create, join, quick) remembered per match: a match is made or
@@ -46,6 +47,7 @@ from .transport import Connection
 MAX_REQUEST_IDS = 8
 
 log = logging.getLogger(__name__)
+_outages = Throttled(log)
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -64,6 +66,8 @@ class LobbyLimits:
     snapshot_every: int = SNAPSHOT_EVERY
     max_live_matches: int = 20_000
     recent_ids: int = 10_000
+    store_retry_after: float = 2.0
+    """The ``retry_after`` of a ``busy`` answered because the store is unreachable."""
     actor: ActorLimits = field(default_factory=ActorLimits)
 
 
@@ -108,7 +112,7 @@ class Lobby:
 
     # -- hub interface --
 
-    def hello(self, conn: Connection, msg: Message) -> Message:
+    async def hello(self, conn: Connection, msg: Message) -> Message:
         common = [v for v in msg["versions"] if type(v) is int and v in PROTOCOL_VERSIONS]
         if not common:
             return error(Code.UNSUPPORTED_VERSION,
@@ -141,7 +145,16 @@ class Lobby:
             conn.push({"t": "pong"})
             return
         handler = getattr(self, f"_on_{t}")
-        await handler(conn, msg)
+        try:
+            await handler(conn, msg)
+        except StoreUnavailable as exc:
+            # The store is down (Redis restarting, disk full): nothing was done, and
+            # the same message will work once it is back.
+            _outages.error("store", "the store is unavailable; answering busy", exc,
+                           level=logging.WARNING)
+            raise BadRequest(Code.BUSY, "the server cannot reach its storage right now; "
+                             "resend the same message shortly", msg.get("id"),
+                             retry_after=self.limits.store_retry_after) from exc
 
     async def detach(self, conn: Connection) -> None:
         for key, w in list(self.queue.items()):

@@ -20,6 +20,7 @@ import anyio
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
+from .errlog import Throttled
 from .protocol import (
     BadRequest,
     Close,
@@ -31,10 +32,14 @@ from .protocol import (
     decode,
     encode,
     error,
+    message_id,
+    retry,
     validate,
 )
 
 log = logging.getLogger(__name__)
+failures = Throttled(log)
+"""Failures a client's frames reach: one line per kind per interval (see errlog)."""
 _ids = itertools.count(1)
 
 
@@ -56,7 +61,7 @@ class TransportLimits:
 class Hub(Protocol):
     """The application side of a connection (see :mod:`.lobby`)."""
 
-    def hello(self, conn: Connection, msg: Message) -> Message: ...
+    async def hello(self, conn: Connection, msg: Message) -> Message: ...
 
     async def dispatch(self, conn: Connection, msg: Message) -> None: ...
 
@@ -66,9 +71,12 @@ class Hub(Protocol):
 class Connection:
     """One client connection as the rest of the server sees it."""
 
-    def __init__(self, ws: ServerConnection, limits: TransportLimits) -> None:
+    def __init__(self, ws: ServerConnection, limits: TransportLimits, *,
+                 address: str = "?") -> None:
         self.id = next(_ids)
         self.ws = ws
+        self.address = address
+        """The client's address (``addresses.client_address``: through trusted proxies)."""
         self.limits = limits
         self.player: str | None = None
         self.name: str | None = None
@@ -106,6 +114,10 @@ class Connection:
         self._last = now
         self._tokens -= 1
         return self._tokens >= 0
+
+    def wait_for_token(self) -> float:
+        """Seconds until the bucket holds a whole token again."""
+        return max(0.0, (1 - self._tokens) / self.limits.rate)
 
     @property
     def abusive(self) -> bool:
@@ -157,9 +169,10 @@ class Connection:
             self.close(Close.POLICY, Code.IDLE_TIMEOUT)
 
 
-async def serve_connection(ws: ServerConnection, hub: Hub, limits: TransportLimits) -> None:
-    """The whole life of one connection."""
-    conn = Connection(ws, limits)
+async def serve_connection(ws: ServerConnection, hub: Hub, limits: TransportLimits, *,
+                           address: str = "?") -> None:
+    """The whole life of one connection from ``address`` (the client's)."""
+    conn = Connection(ws, limits, address=address)
     try:
         async with anyio.create_task_group() as tg:
             tg.start_soon(conn._writer, tg.cancel_scope)
@@ -174,8 +187,8 @@ async def serve_connection(ws: ServerConnection, hub: Hub, limits: TransportLimi
             except TimeoutError:
                 conn.push(error(Code.HANDSHAKE_TIMEOUT, "closing: no message in time"))
                 conn.close(Close.POLICY, Code.HANDSHAKE_TIMEOUT)
-            except Exception:
-                log.exception("connection %d failed", conn.id)
+            except Exception as exc:
+                failures.error("connection", "a connection failed", exc)
                 conn.push(error(Code.INTERNAL, "server error; please reconnect"))
                 conn.close(Close.INTERNAL_ERROR, Code.INTERNAL)
             conn.close(Close.NORMAL, "bye")  # no-op if already closing
@@ -195,14 +208,14 @@ async def _converse(conn: Connection, hub: Hub) -> None:
     with anyio.fail_after(limits.handshake_timeout):
         first = await conn.ws.recv()
     try:
-        msg = decode(first, limits.unpack)
-        validate(msg)
+        hello = decode(first, limits.unpack)
+        if hello["t"] != "hello":  # before its fields: what it lacks is being a hello
+            raise ProtocolViolation(Code.HELLO_REQUIRED, "the first message must be hello",
+                                    Close.POLICY)
+        validate(hello)
     except BadRequest as bad:
         raise ProtocolViolation(bad.code, bad.message, Close.PROTOCOL_ERROR) from bad
-    if msg["t"] != "hello":
-        raise ProtocolViolation(Code.HELLO_REQUIRED, "the first message must be hello",
-                                Close.POLICY)
-    welcome = hub.hello(conn, msg)
+    welcome = await hub.hello(conn, hello)
     conn.push(welcome)
     if welcome["t"] == "error":
         close = Close.PROTOCOL_ERROR if welcome["code"] == Code.UNSUPPORTED_VERSION else (
@@ -217,8 +230,10 @@ async def _converse(conn: Connection, hub: Hub) -> None:
                 raise ProtocolViolation(Code.RATE_LIMITED, "far over the message rate",
                                         Close.POLICY)
             conn.push(error(Code.RATE_LIMITED, f"over {limits.rate:g} messages per second; "
-                            "this message was not processed"))
+                            "this message was not processed",
+                            retry_after=retry(conn.wait_for_token())))
             continue
+        msg: Message | None = None
         try:
             msg = decode(frame, limits.unpack)
             validate(msg)
@@ -226,4 +241,13 @@ async def _converse(conn: Connection, hub: Hub) -> None:
                 raise BadRequest(Code.BAD_MESSAGE, "hello was already received", msg.get("id"))
             await hub.dispatch(conn, msg)
         except BadRequest as bad:
-            conn.push(error(bad.code, bad.message, bad.re))
+            conn.push(bad.reply())
+        except (ProtocolViolation, ConnectionClosed):
+            raise
+        except Exception as exc:
+            # A bug reached by this message: answer it and keep the connection (a match
+            # actor rebuilds itself from the store after its own failures), and log
+            # one line, not a traceback a client could repeat a thousand times a second.
+            failures.error("message", "a message failed", exc)
+            conn.push(error(Code.INTERNAL, "the server failed on this message; "
+                            "please try again", message_id(msg)))
