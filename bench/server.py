@@ -162,8 +162,20 @@ def pin(cpu: int | None) -> None:
         os.sched_setaffinity(0, {cpu})
 
 
+def use_root(root: str) -> None:
+    """Serve the ``kickline_server`` and ``kickline`` of another checkout (``--vs-bgio
+    --baseline-root``): a before/after pair measured in one interleaved run."""
+    for name in list(sys.modules):
+        if name.split(".")[0] in ("kickline", "kickline_server"):
+            del sys.modules[name]
+    sys.path[:0] = [str(Path(root) / "shared"), str(Path(root) / "server")]
+
+
 def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
-                    pipe: Pipe, profile: str | None = None, cpu: int | None = None) -> None:
+                    pipe: Pipe, profile: str | None = None, cpu: int | None = None,
+                    root: str | None = None) -> None:
+    if root is not None:
+        use_root(root)
     from kickline_server.actor import Stats
     from kickline_server.app import ServerConfig, run_server, tune_gc
     from kickline_server.lobby import LobbyLimits
@@ -267,7 +279,8 @@ class Load:
 async def bot(ws: ClientConnection, game: str, config: dict[str, Any], load: Load,
               seed: int, go: anyio.Event, think: float, requeue: bool = False) -> None:
     rng = random.Random(seed)
-    await ws.send(encode({"t": "hello", "versions": [1], "name": f"b{seed}"}))
+    # Protocol 2: views come as patches (the bots read only legal, version and seat).
+    await ws.send(encode({"t": "hello", "versions": [1, 2], "name": f"b{seed}"}))
     await ws.recv()
     await go.wait()
     await ws.send(encode({"t": "quick", "id": "q0", "game": game, "config": config}))
@@ -506,6 +519,9 @@ def main() -> int:
                     help="--vs-bgio: concurrent matches per load; 'p' = paced at --think "
                          "(10,100,500,1000p)")
     ap.add_argument("--rounds", type=int, default=3, help="--vs-bgio: rounds per load (3)")
+    ap.add_argument("--baseline-root", default=None,
+                    help="--vs-bgio: also run Kickline on the server of this checkout "
+                         "(a before/after pair in one interleaved run)")
     args = ap.parse_args()
     if args.vs_bgio:
         import vs_bgio

@@ -17,6 +17,8 @@ drifts alike for all three):
 - **kickline**: our server (``run_server``, embedded SQLite, the GC tuning of
   ``kickline serve``) playing Kickline training matches (board 7, bots choosing
   uniformly among the legal decisions), every decision persisted before it is answered;
+- **base** (with ``--baseline-root DIR``): Kickline on the server of another checkout
+  (e.g. ``git archive`` of an older commit), for a before/after pair in the same run;
 - **toy**: our server playing its toy ruleset (``kickline_server.toy``, whose rules cost
   almost nothing), to separate the server's own cost from the rules' cost.  A toy match
   lasts about 60 decisions; the bots then quick-match again at once.
@@ -134,7 +136,7 @@ def run_bgio(matches: int, think: float, warmup: float, seconds: float) -> dict[
 
 
 def run_ours(ctx: Any, game: str, matches: int, think: float, warmup: float,
-             seconds: float) -> dict[str, Any]:
+             seconds: float, root: str | None = None) -> dict[str, Any]:
     config: dict[str, Any] = ({"mode": "training", "board": 7, "teams": ["training"] * 2}
                               if game == "kickline" else
                               {"mode": "training", "board": 100, "rounds": 1000})
@@ -142,7 +144,7 @@ def run_ours(ctx: Any, game: str, matches: int, think: float, warmup: float,
         port = bench.free_port()
         ours, theirs = ctx.Pipe()
         proc = ctx.Process(target=bench.kickline_server,
-                           args=(port, tmp, "NORMAL", False, theirs, None, SERVER_CPU))
+                           args=(port, tmp, "NORMAL", False, theirs, None, SERVER_CPU, root))
         proc.start()
         assert ours.poll(60) and ours.recv() == "ready"
         pid = proc.pid or 0
@@ -195,6 +197,7 @@ def spread(xs: list[float]) -> dict[str, float] | None:
 
 def summarise(matches: int, paced: bool, runs: dict[str, list[dict[str, Any]]]
               ) -> dict[str, Any]:
+    servers = tuple(runs)
     """One load's line: the ratios round by round (median, spread), medians per server."""
     rounds = min(len(v) for v in runs.values())
 
@@ -219,6 +222,8 @@ def summarise(matches: int, paced: bool, runs: dict[str, list[dict[str, Any]]]
         "kickline_per_bgio": ratio("kickline", "bgio"),
         "toy_per_bgio": ratio("toy", "bgio"),
         "kickline_per_toy": ratio("kickline", "toy"),
+        **({"base_per_bgio": ratio("base", "bgio"), "kickline_per_base": ratio("kickline", "base")}
+           if "base" in runs else {}),
         **{name: {"cpu_us_per_decision": med(name, "cpu_us_per_decision"),
                   "decisions_per_s": med(name, "decisions_per_s"),
                   "rtt_p50_ms": statistics.median(r["rtt_ms"]["p50"] for r in runs[name]),
@@ -227,8 +232,8 @@ def summarise(matches: int, paced: bool, runs: dict[str, list[dict[str, Any]]]
                   "rss_kib_per_match": med(name, "rss_kib_per_match"),
                   "bytes_per_decision": med(name, "bytes_per_decision"),
                   "load_cpu_share": med(name, "load_cpu_share")}
-           for name in SERVERS},
-        "load_average": [row["load_average"] for name in SERVERS for row in runs[name]],
+           for name in servers},
+        "load_average": [row["load_average"] for name in servers for row in runs[name]],
     }
 
 
@@ -239,6 +244,7 @@ def main(args: Any) -> int:
     for item in args.loads.split(","):
         item = item.strip()
         loads.append((int(item.rstrip("p")), item.endswith("p")))
+    servers = SERVERS + (("base",) if args.baseline_root else ())
     started = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                "load_average_before": [round(x, 2) for x in os.getloadavg()],
                "cpus": os.cpu_count(), "rounds": args.rounds, "warmup_s": args.warmup,
@@ -248,12 +254,15 @@ def main(args: Any) -> int:
     for matches, paced in loads:
         think = args.think if paced else 0.0
         warmup = args.warmup + (matches / 250 if paced else 0.0)  # pacing fills slowly
-        runs: dict[str, list[dict[str, Any]]] = {s: [] for s in SERVERS}
+        runs: dict[str, list[dict[str, Any]]] = {s: [] for s in servers}
         for r in range(args.rounds):
-            order = SERVERS[r % 3:] + SERVERS[:r % 3]
-            for name in order:
+            k = r % len(servers)
+            for name in servers[k:] + servers[:k]:
                 if name == "bgio":
                     row = run_bgio(matches, think, warmup, args.seconds)
+                elif name == "base":
+                    row = run_ours(ctx, "kickline", matches, think, warmup, args.seconds,
+                                   root=args.baseline_root)
                 else:
                     row = run_ours(ctx, name, matches, think, warmup, args.seconds)
                 row["load_average"] = round(os.getloadavg()[0], 2)

@@ -6,7 +6,7 @@
 //   new deploy shows on the next load.
 // * The websocket and anything else: straight to the network.
 const VERSION = "kickline-v1";
-const SHELL = ["/", "/src/styles.css", "/src/main.js", "/src/net.js", "/src/msgpack.js", "/src/board.js",
+const SHELL = ["/", "/src/styles.css", "/src/main.js", "/src/net.js", "/src/patch.js", "/src/msgpack.js", "/src/board.js",
   "/src/decide.js", "/src/words.js", "/src/preview.js", "/src/worker.js", "/src/pyload.js", "/build/manifest.json"];
 const VERSIONED = /^\/build\/(pyodide\/[0-9][^/]*\/|app\/[\w.]+-[0-9a-f]{12}\.)/;
 

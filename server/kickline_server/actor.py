@@ -15,7 +15,7 @@ import logging
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import anyio
@@ -34,6 +34,7 @@ from .core import (
     Resume,
     Send,
     SetTimer,
+    Sit,
     TimerFired,
 )
 from .errlog import Throttled
@@ -162,6 +163,9 @@ class Actor:
     async def _handle(self, cmd: Command, peer: Peer | None) -> None:
         if peer is not None:
             self.peers.setdefault(peer.id, peer)
+            if (isinstance(cmd, Sit | Connect) and cmd.conn == peer.id
+                    and getattr(peer, "protocol", 1) >= 2):
+                cmd = replace(cmd, patches=True)  # this connection takes view patches
         try:
             effects = self.core.handle(cmd, self.clock())
         except Exception as exc:
@@ -201,7 +205,7 @@ class Actor:
         for conn, c in old.conns.items():
             seat_info = None if c.seat is None else self.core.seats[c.seat]
             cmd = Connect(conn, seat_info.player if seat_info else None, since=c.cursor,
-                          watch=seat_info is None)
+                          watch=seat_info is None, patches=c.patches)
             for e in self.core.handle(cmd, now):
                 await self._carry_out(e)
 

@@ -34,6 +34,7 @@ from typing import Any, Final
 from kickline.game import Game, Outcome, Plain, ToAct
 
 from .games import Bot
+from .patch import Patch, diff
 from .protocol import Code, Message, MsgId, error
 
 FORMAT: Final = 3
@@ -103,18 +104,21 @@ class Sit:
     bot: str | None = None
     conn: int | None = None
     re: MsgId | None = None
+    patches: bool = False
+    """``conn`` takes view patches (protocol 2): see :meth:`MatchCore._prompt`."""
 
 
 @dataclass(frozen=True, slots=True)
 class Connect:
     """Attach ``conn`` to ``player``'s seat (or as a spectator when ``watch``), and send
-    it the events from index ``since`` on."""
+    it the events from index ``since`` on.  ``patches``: it takes view patches."""
 
     conn: int
     player: str | None
     since: int = 0
     watch: bool = False
     re: MsgId | None = None
+    patches: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,6 +257,8 @@ in its prompts) and what only a restore needs (message ids, banks)."""
 class _Conn:
     seat: int | None
     cursor: int
+    patches: bool = False
+    base: int | None = None  # the state version of the view it last got (for patches)
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,6 +333,11 @@ class MatchCore:
         self.timers: dict[str, float] = {}
         self._to_act: ToAct | None = None
         self._to_act_of: Any = None
+        # Per seat (None: spectators), the last view built: (its state, the view, the
+        # version of the view before it, the patch from that one or None).  States are
+        # immutable, so a view is built once per state and seat however many
+        # connections get it, and its patch once.
+        self._views: dict[int | None, tuple[Any, Plain, int | None, Patch | None]] = {}
 
     # -- persistence --
 
@@ -491,7 +502,7 @@ class MatchCore:
         self.seats[cmd.seat] = SeatInfo(cmd.player, cmd.name, cmd.bot)
         p.dirty = p.full = True
         if cmd.conn is not None:
-            self.conns[cmd.conn] = _Conn(cmd.seat, 0)
+            self.conns[cmd.conn] = _Conn(cmd.seat, 0, cmd.patches)
             if cmd.re is not None:
                 p.sends.append(Send(cmd.conn, {
                     "t": "ack", "re": cmd.re, "match": self.match_id, "seat": cmd.seat,
@@ -513,7 +524,7 @@ class MatchCore:
                 match=self.match_id)))
             return
         since = max(0, min(cmd.since, len(self.events)))
-        self.conns[cmd.conn] = _Conn(seat, since)
+        self.conns[cmd.conn] = _Conn(seat, since, cmd.patches)
         if cmd.re is not None:
             p.sends.append(Send(cmd.conn, {"t": "ack", "re": cmd.re, "match": self.match_id,
                                            "seat": seat}))
@@ -766,28 +777,47 @@ class MatchCore:
                                            "seat": seat, "state": state}))
 
     def _prompt_to(self, conn: int, p: _Pending,
-                   cache: dict[tuple[int | None, int], Message] | None = None) -> None:
+                   cache: dict[tuple[int | None, int, int | None], Message] | None = None
+                   ) -> None:
         c = self.conns[conn]
-        key = (c.seat, c.cursor)
+        base = c.base if c.patches else None
+        key = (c.seat, c.cursor, base)
         msg = cache.get(key) if cache is not None else None
         if msg is None:
-            msg = self._prompt(c.seat, c.cursor)
+            msg = self._prompt(c.seat, c.cursor, base)
             if cache is not None:
                 cache[key] = msg
         c.cursor = len(self.events)
+        c.base = msg["version"] if self.state is not None else None
         p.sends.append(Send(conn, msg))
 
-    def _prompt(self, seat: int | None, since: int) -> Message:
+    def _seat_view(self, seat: int | None) -> tuple[Plain, int | None, Patch | None]:
+        """``view(state, seat)``, built once per state, with the previous view's version
+        and the patch from it."""
+        cached = self._views.get(seat)
+        if cached is not None and cached[0] is self.state:
+            return cached[1], cached[2], cached[3]
+        view = self.game.view(self.state, seat)
+        before = None if cached is None else self.game.version(cached[0])
+        patch = None if cached is None else diff(cached[1], view)
+        self._views[seat] = (self.state, view, before, patch)
+        return view, before, patch
+
+    def _prompt(self, seat: int | None, since: int, base: int | None = None) -> Message:
+        """The prompt for ``seat`` with the events from ``since``.  Given ``base`` (the
+        version of the view the connection holds; protocol 2), the view goes as a patch
+        from it when there is one: ``base`` and ``patch`` instead of ``view``, and
+        without the fields that never change while a match is played (``game``,
+        ``players``, ``commit``, ``code``)."""
         kind, seats, secret = self.to_act()
         playing = self.state is not None
-        return {
+        version = self._version()
+        msg: Message = {
             "t": "prompt",
             "match": self.match_id,
-            "game": self.game.name,
             "seat": seat,
             "status": self.status,
-            "version": self._version(),
-            "view": self.game.view(self.state, seat) if playing else None,
+            "version": version,
             "events": self.game.redact(self.events[since:], seat) if playing else [],
             "from": since,
             "next": len(self.events),
@@ -800,11 +830,24 @@ class MatchCore:
                 "deadline": [self._deadline(s) for s in (0, 1)],
                 "timeouts": list(self.timeouts),
             },
-            "players": [None if i is None else {"name": i.name, "bot": i.bot}
-                        for i in self.seats],
-            "commit": self.commit,
-            "code": self.meta.get("code"),
         }
+        if not playing:
+            msg["view"] = None
+        else:
+            view, before, patch = self._seat_view(seat)
+            if base is not None and base == version:
+                msg["base"], msg["patch"] = base, []
+                return msg
+            if base is not None and base == before and patch is not None:
+                msg["base"], msg["patch"] = base, patch
+                return msg
+            msg["view"] = view
+        msg["game"] = self.game.name
+        msg["players"] = [None if i is None else {"name": i.name, "bot": i.bot}
+                          for i in self.seats]
+        msg["commit"] = self.commit
+        msg["code"] = self.meta.get("code")
+        return msg
 
     def _deadline(self, seat: int) -> float | None:
         since = self.owed.get(seat)
@@ -836,7 +879,7 @@ class MatchCore:
             self.persisted = len(self.log)
         out.extend(p.sends)
         if p.broadcast:
-            cache: dict[tuple[int | None, int], Message] = {}
+            cache: dict[tuple[int | None, int, int | None], Message] = {}
             sends = _Pending()
             for conn in self.conns:
                 self._prompt_to(conn, sends, cache)

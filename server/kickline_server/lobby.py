@@ -130,6 +130,7 @@ class Lobby:
             except ValueError as exc:
                 return error(Code.BAD_NAME, f"hello needs a token or a usable name: {exc}")
         conn.player, conn.name = who.player, who.name
+        conn.protocol = max(common)
         mine = []
         for mid, actor in sorted(self.actors.items()):
             seat = actor.core.seat_of(who.player)

@@ -89,6 +89,7 @@ class Connection:
         self._tokens = limits.burst
         self._last = time.monotonic()
         self.heard = time.monotonic()  # when the last frame arrived (the idle timeout)
+        self.protocol = 1  # the version agreed at hello
 
     def push(self, message: Message) -> None:
         """Queue a message; a full queue closes the connection (slow consumer)."""
