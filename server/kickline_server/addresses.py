@@ -27,7 +27,7 @@ UNKNOWN = "?"
 """The address of a peer the socket cannot name (a Unix socket)."""
 
 
-def _ip(text: str) -> IPAddress | None:
+def peer_ip(text: str) -> IPAddress | None:
     """An address as a proxy may write it: bare, ``[v6]``, ``v4:port`` or ``[v6]:port``."""
     text = text.strip()
     if text.startswith("["):
@@ -74,14 +74,14 @@ class TrustedProxies:
     def client(self, peer: str, forwarded_for: Sequence[str] = ()) -> str:
         """The client's address: ``peer`` itself unless ``peer`` is trusted, else the
         rightmost untrusted hop of the ``X-Forwarded-For`` header values."""
-        current = _ip(peer)
+        current = peer_ip(peer)
         if current is None:
             return peer or UNKNOWN
         if not self.trusts(current):
             return str(current)
         hops = [hop for value in forwarded_for for hop in value.split(",")]
         for hop in reversed(hops):
-            ip = _ip(hop)
+            ip = peer_ip(hop)
             if ip is None:  # not an address: no proxy of ours wrote that, stop here
                 break
             current = ip
@@ -104,7 +104,7 @@ def client_address(conn: _HasRequest, trusted: TrustedProxies) -> str:
     remote = conn.remote_address
     peer = str(remote[0]) if isinstance(remote, tuple) and remote else ""
     if not trusted.networks:
-        return str(_ip(peer) or peer or UNKNOWN)
+        return str(peer_ip(peer) or peer or UNKNOWN)
     headers = getattr(conn.request, "headers", None)
     forwarded = headers.get_all("X-Forwarded-For") if headers is not None else []
     return trusted.client(peer, forwarded)
@@ -113,7 +113,7 @@ def client_address(conn: _HasRequest, trusted: TrustedProxies) -> str:
 def address_key(address: str) -> str:
     """What a per-address budget counts under: the address, or for IPv6 its /64 (one
     home or phone usually holds a whole /64, and can pick any address inside it)."""
-    ip = _ip(address)
+    ip = peer_ip(address)
     if isinstance(ip, ipaddress.IPv6Address):
         return str(ipaddress.IPv6Network((ip, 64), strict=False))
     return address

@@ -18,6 +18,7 @@ from .actor import ActorLimits
 from .addresses import TrustedProxies
 from .app import CLIENT_DIR, DataDirInUse, ServerConfig, run_server, tune_gc
 from .botclient import BotError, play
+from .budgets import Budgets
 from .core import Clock
 from .lobby import LobbyLimits
 from .protocol import Limits
@@ -78,6 +79,7 @@ def _serve(args: argparse.Namespace) -> int:
         secret=secret, client_dir=opts.client_dir or CLIENT_DIR,
         max_connections_per_address=opts.max_connections_per_address,
         trusted_proxies=trusted,
+        budgets=Budgets(**{name: opts.values[name] for name in Budgets.__dataclass_fields__}),
         compression=opts.compression, sqlite_synchronous=opts.sqlite_synchronous,
         transport=TransportLimits(
             max_frame=opts.max_frame, handshake_timeout=opts.handshake_timeout,
@@ -86,8 +88,8 @@ def _serve(args: argparse.Namespace) -> int:
         lobby=LobbyLimits(
             clock=Clock(decision=opts.decision_time, bank=opts.time_bank,
                         max_timeouts=opts.max_timeouts),
-            grace=opts.grace, max_live_matches=opts.max_matches,
-            snapshot_every=opts.snapshot_every,
+            grace=opts.grace, waiting_grace=opts.waiting_grace,
+            max_live_matches=opts.max_matches, snapshot_every=opts.snapshot_every,
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
         else None,

@@ -53,6 +53,12 @@ class Code:
     UNKNOWN_GAME: Final = "unknown_game"
     UNKNOWN_BOT: Final = "unknown_bot"
     ALREADY_QUEUED: Final = "already_queued"
+    TOO_MANY_IDENTITIES: Final = "too_many_identities"  # close 1008
+    TOO_MANY_CREATES: Final = "too_many_creates"
+    TOO_MANY_WAITING: Final = "too_many_waiting"
+    TOO_MANY_MATCHES: Final = "too_many_matches"
+    TOO_MANY_WATCHES: Final = "too_many_watches"
+    LOCKED_OUT: Final = "locked_out"
     BUSY: Final = "busy"
     SHUTTING_DOWN: Final = "shutting_down"
     INTERNAL: Final = "internal"

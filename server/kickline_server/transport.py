@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import logging
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -58,6 +58,35 @@ class TransportLimits:
     unpack: Limits = field(default_factory=Limits)
 
 
+@dataclass(slots=True)
+class Bucket:
+    """A message-rate token bucket."""
+
+    tokens: float
+    at: float
+
+
+class Buckets:
+    """Message-rate buckets kept per identity, shared by its connections: reconnecting
+    (or opening more tabs) does not refill the rate.  At most ``max_keys`` identities
+    are remembered, the least recently seen forgotten first."""
+
+    def __init__(self, limits: TransportLimits, *, max_keys: int = 100_000) -> None:
+        self.limits = limits
+        self.max_keys = max_keys
+        self._by_player: OrderedDict[str, Bucket] = OrderedDict()
+
+    def get(self, player: str) -> Bucket:
+        b = self._by_player.get(player)
+        if b is None:
+            b = self._by_player[player] = Bucket(self.limits.burst, time.monotonic())
+            while len(self._by_player) > self.max_keys:
+                self._by_player.popitem(last=False)
+        else:
+            self._by_player.move_to_end(player)
+        return b
+
+
 class Hub(Protocol):
     """The application side of a connection (see :mod:`.lobby`)."""
 
@@ -86,8 +115,8 @@ class Connection:
         self._wake = anyio.Event()  # set when the queue or ``closing`` changes
         self._ended = False  # the writer is gone: nothing more will be sent
         self._scope: anyio.CancelScope | None = None
-        self._tokens = limits.burst
-        self._last = time.monotonic()
+        self.bucket = Bucket(limits.burst, time.monotonic())
+        """The message-rate bucket: this connection's until hello, then its identity's."""
         self.heard = time.monotonic()  # when the last frame arrived (the idle timeout)
         self.protocol = 1  # the version agreed at hello
 
@@ -109,20 +138,20 @@ class Connection:
 
     def take_token(self) -> bool:
         """Token-bucket rate limit; ``False`` when over the rate."""
+        b = self.bucket
         now = time.monotonic()
-        self._tokens = min(self.limits.burst,
-                           self._tokens + (now - self._last) * self.limits.rate)
-        self._last = now
-        self._tokens -= 1
-        return self._tokens >= 0
+        b.tokens = min(self.limits.burst, b.tokens + (now - b.at) * self.limits.rate)
+        b.at = now
+        b.tokens -= 1
+        return b.tokens >= 0
 
     def wait_for_token(self) -> float:
         """Seconds until the bucket holds a whole token again."""
-        return max(0.0, (1 - self._tokens) / self.limits.rate)
+        return max(0.0, (1 - self.bucket.tokens) / self.limits.rate)
 
     @property
     def abusive(self) -> bool:
-        return self._tokens < -self.limits.burst
+        return self.bucket.tokens < -self.limits.burst
 
     async def _writer(self, done: anyio.CancelScope) -> None:
         """Send what is queued; messages queued together go out as one frame.  Once
@@ -171,15 +200,16 @@ class Connection:
 
 
 async def serve_connection(ws: ServerConnection, hub: Hub, limits: TransportLimits, *,
-                           address: str = "?") -> None:
-    """The whole life of one connection from ``address`` (the client's)."""
+                           address: str = "?", buckets: Buckets | None = None) -> None:
+    """The whole life of one connection from ``address`` (the client's); with
+    ``buckets``, its message rate is its identity's, shared with its other connections."""
     conn = Connection(ws, limits, address=address)
     try:
         async with anyio.create_task_group() as tg:
             tg.start_soon(conn._writer, tg.cancel_scope)
             tg.start_soon(conn._watch_idle)
             try:
-                await _converse(conn, hub)
+                await _converse(conn, hub, buckets)
             except ConnectionClosed:
                 pass
             except ProtocolViolation as v:
@@ -204,7 +234,7 @@ async def serve_connection(ws: ServerConnection, hub: Hub, limits: TransportLimi
                     await ws.close(code, reason)
 
 
-async def _converse(conn: Connection, hub: Hub) -> None:
+async def _converse(conn: Connection, hub: Hub, buckets: Buckets | None) -> None:
     limits = conn.limits
     with anyio.fail_after(limits.handshake_timeout):
         first = await conn.ws.recv()
@@ -223,6 +253,8 @@ async def _converse(conn: Connection, hub: Hub) -> None:
             Close.POLICY)
         conn.close(close, welcome["code"])
         return
+    if buckets is not None and conn.player is not None:
+        conn.bucket = buckets.get(conn.player)
     while conn.closing is None:
         frame = await conn.ws.recv()
         conn.heard = time.monotonic()
