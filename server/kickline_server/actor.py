@@ -227,7 +227,7 @@ class Actor:
 
     async def _persist(self, e: Persist) -> None:
         snapshot = None if e.snapshot is None else pack(e.snapshot)
-        entries = [pack(x) for x in e.entries]
+        entries = e.entries  # packed by the core as it logged them
         delay = self.limits.retry_min
         while True:
             t0 = time.perf_counter()

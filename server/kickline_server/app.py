@@ -144,6 +144,12 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
         recovered = await lobby.recover()
         if recovered:
             log.info("resumed %d unfinished matches", recovered)
+            if gc.isenabled() and gc.get_freeze_count():  # tuned (tune_gc): freeze them too
+                # The recovered matches' cores live as long as the matches: out of every
+                # collection, like the start-up objects (their garbage is acyclic and
+                # still freed at once).
+                gc.collect()
+                gc.freeze()
         if store.leases_expire:  # other processes may die and leave matches to adopt
             await actors.start(lobby.adopt)
         buckets = Buckets(config.transport)

@@ -34,6 +34,7 @@ from typing import Any, Final
 from kickline.game import Game, Outcome, Plain, ToAct
 
 from .games import Bot
+from .matchlog import MatchLog
 from .patch import Patch, diff
 from .protocol import Code, Message, MsgId, error
 
@@ -167,7 +168,8 @@ class Persist:
     tail that :meth:`MatchCore.restore` replays onto the last one."""
 
     snapshot: Plain | None
-    entries: list[Plain]
+    entries: list[bytes]
+    """The entries msgpack-packed, as the store keeps them."""
     start: int
     finished: bool
 
@@ -320,8 +322,7 @@ class MatchCore:
         self.seats: list[SeatInfo | None] = [None, None]
         self.state: Any = None
         self.result: Plain | None = None
-        self.log: list[Plain] = []
-        self.events: list[Plain] = []
+        self.log = MatchLog()  # packed entries; the events are numbered across them
         self.persisted = 0
         self.snapshotted = 0  # the log's length at the last snapshot persisted
         self.rng = dice(seed)
@@ -394,11 +395,10 @@ class MatchCore:
         if snapshot["state"] is not None:
             core.state = game.from_plain(snapshot["state"])
         core.result = snapshot["result"]
-        core.log = list(log[: snapshot["log_len"]])
-        if len(core.log) != snapshot["log_len"]:
+        if len(log) < snapshot["log_len"]:
             raise ValueError("the log is shorter than the snapshot says")
-        for entry in core.log:
-            core.events.extend(entry.get("e", ()))
+        for entry in log[: snapshot["log_len"]]:
+            core.log.append(entry)
             if entry["k"] == "c":
                 core.rng.randrange(entry["w"])
             elif entry["k"] == "d":
@@ -440,7 +440,6 @@ class MatchCore:
                 if "re" in entry:
                     self._remember(self._player(seat), entry["re"], seat)
         self.log.append(entry)
-        self.events.extend(entry.get("e", ()))
 
     # -- queries --
 
@@ -471,7 +470,13 @@ class MatchCore:
 
     # -- the one entry point --
 
+    @property
+    def events(self) -> list[Plain]:
+        """Every event of the match so far (unpacked from the log: for tests and tools)."""
+        return [e for entry in self.log for e in entry.get("e", ())]
+
     def handle(self, cmd: Command, now: float) -> list[Effect]:
+        self.log.mark()  # every connection was sent the events so far
         p = _Pending()
         if isinstance(cmd, Sit):
             self._sit(cmd, now, p)
@@ -527,7 +532,7 @@ class MatchCore:
                 Code.NOT_YOUR_SEAT, "you hold no seat in this match", cmd.re,
                 match=self.match_id)))
             return
-        since = max(0, min(cmd.since, len(self.events)))
+        since = max(0, min(cmd.since, self.log.event_count))
         self.conns[cmd.conn] = _Conn(seat, since, cmd.patches)
         if cmd.re is not None:
             p.sends.append(Send(cmd.conn, {"t": "ack", "re": cmd.re, "match": self.match_id,
@@ -717,7 +722,6 @@ class MatchCore:
         if re is not None:
             entry["re"] = re
         self.turns[seat] += 1
-        self.events.extend(events)
         since = self.owed.pop(seat, None)
         if since is not None and by == "p":
             over = max(0.0, (now - since) - self.clock.decision)
@@ -740,7 +744,6 @@ class MatchCore:
                 value, total = sample(self.rng, self.game.chance_outcomes(self.state))
                 self.state, events = self.game.apply_chance(self.state, value)
                 self.log.append({"k": "c", "o": value, "w": total, "e": events})
-                self.events.extend(events)
                 continue
             bot_seats = [s for s in ta.seats if (i := self.seats[s]) and i.bot]
             if bot_seats:
@@ -796,7 +799,7 @@ class MatchCore:
             msg = self._prompt(c.seat, c.cursor, base)
             if cache is not None:
                 cache[key] = msg
-        c.cursor = len(self.events)
+        c.cursor = self.log.event_count
         c.base = msg["version"] if self.state is not None else None
         p.sends.append(Send(conn, msg))
 
@@ -827,9 +830,9 @@ class MatchCore:
             "seat": seat,
             "status": self.status,
             "version": version,
-            "events": self.game.redact(self.events[since:], seat) if playing else [],
+            "events": self.game.redact(self.log.events(since), seat) if playing else [],
             "from": since,
-            "next": len(self.events),
+            "next": self.log.event_count,
             "to_act": {"kind": kind, "seats": list(seats), "secret": secret},
             "legal": self._legal(seat),
             "turns": list(self.turns),
@@ -882,7 +885,7 @@ class MatchCore:
     def _effects(self, p: _Pending, now: float) -> list[Effect]:
         out: list[Effect] = []
         if p.dirty:
-            entries = self.log[self.persisted:]
+            entries = self.log.packed(self.persisted)
             snapshot = None
             if p.full or len(self.log) - self.snapshotted >= self.snapshot_every:
                 snapshot = self.snapshot()

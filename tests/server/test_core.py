@@ -54,7 +54,7 @@ class Host:
             if isinstance(e, Persist):
                 assert not sent, "a Persist came after a Send"
                 assert e.start == len(self.log)
-                self.log.extend(msgpack.unpackb(msgpack.packb(x)) for x in e.entries)
+                self.log.extend(msgpack.unpackb(x) for x in e.entries)
                 if e.snapshot is not None:
                     self.snapshot = msgpack.unpackb(msgpack.packb(e.snapshot))
                     self.snapshots += 1
