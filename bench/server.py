@@ -178,20 +178,23 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
         use_root(root)
     from kickline_server.actor import Stats
     from kickline_server.app import ServerConfig, run_server, tune_gc
-    from kickline_server.budgets import Budgets
     from kickline_server.lobby import LobbyLimits
     from kickline_server.transport import TransportLimits
 
     pin(cpu)
     stats = Stats()
     pauses: GcPauses | None = None
+    extra: dict[str, Any] = {}
+    if "budgets" in ServerConfig.__dataclass_fields__:  # not in a --baseline-root before it
+        from kickline_server.budgets import Budgets
+
+        extra["budgets"] = Budgets.unlimited()  # every bot comes from one address
     config = ServerConfig(
         host="127.0.0.1", port=port, data_dir=Path(data_dir), client_dir=None,
         max_connections_per_address=1_000_000, ping_interval=None, sqlite_synchronous=sync,
         compression=compression,
         transport=TransportLimits(rate=1e6, burst=1e6),
-        lobby=LobbyLimits(grace=600, max_live_matches=1_000_000),
-        budgets=Budgets.unlimited())  # every bot comes from one address
+        lobby=LobbyLimits(grace=600, max_live_matches=1_000_000), **extra)
 
     async def main() -> None:
         shutdown = anyio.Event()
