@@ -97,7 +97,7 @@ async def test_version_negotiation_picks_the_highest_common(serve: Any, server_c
         assert w["t"] == "welcome" and w["version"] == 1 and w["versions"] == [1, 2]
         assert "toy" in w["games"]
     async with serve(server_config()) as url, client(url) as c:
-        await c.send({"t": "hello", "versions": [2, 1, 7], "name": "x"})
+        await c.send({"t": "hello", "versions": [2, 1, 7], "name": "Yvonne"})
         assert (await c.recv())["version"] == 2
 
 
