@@ -229,7 +229,8 @@ class Actor:
             return
         self.core = MatchCore.restore(
             old.game, old.bots, unpack(stored.snapshot), [unpack(x) for x in stored.log],
-            grace=old.grace, waiting_ttl=old.waiting_ttl, reply_cache=old.reply_cache,
+            grace=old.grace, waiting_ttl=old.waiting_ttl, waiting_grace=old.waiting_grace,
+            reveal_timeout=old.reveal_timeout, reply_cache=old.reply_cache,
             snapshot_every=old.snapshot_every)
         self.timers.clear()
         now = self.clock()
