@@ -404,7 +404,7 @@ class MatchCore:
         """Rebuild a core from its last snapshot and its stored log: the entries past
         the snapshot's ``log_len`` (each persisted, so acknowledged, after it) are
         replayed onto it exactly as they were first applied."""
-        if snapshot.get("format") not in (1, 2, FORMAT) or snapshot.get("game") != game.name:
+        if snapshot.get("format") not in (1, 2, 3, FORMAT) or snapshot.get("game") != game.name:
             raise ValueError("snapshot is not of this format or game")
         core = cls(
             game, bots, match_id=snapshot["match"], config=snapshot["config"],
