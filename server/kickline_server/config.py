@@ -175,6 +175,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("max_lockout", float, 3600.0, "the longest code lockout, in seconds"),
     Option("watches_per_minute", int, 30, "watch requests per player per minute"),
     Option("watches_per_minute_per_address", int, 120, "watch requests per address per minute"),
+    Option("reveal_timeout", float, 20.0,
+           "seconds the first roll waits for the players' dice contributions"),
     Option("waiting_grace", float, 120.0,
            "seconds a waiting match outlives its creator's last connection"),
     Option("static_stall", float, 20.0,
@@ -185,6 +187,9 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("idle_timeout", float, 900.0, "seconds a silent connection stays open"),
     Option("send_queue", int, 256, "messages queued per connection before it is dropped"),
     Option("inbox", int, 64, "commands queued per match"),
+    Option("snapshot_every", int, 32,
+           "log entries between two whole snapshots of a match (the saves between append "
+           "the log only; a restart replays that tail)"),
     Option("lease_ttl", float, 15.0,
            "seconds a match's lease lasts unrenewed (with Redis: how soon another "
            "process adopts the matches of one that died)"),
