@@ -27,6 +27,7 @@ from .app import (
 )
 from .botclient import BotError, play
 from .budgets import Budgets
+from .cluster import DuplicateServer
 from .core import Clock
 from .identity import rotate_key
 from .lobby import LobbyLimits
@@ -138,7 +139,7 @@ def _serve(args: argparse.Namespace) -> int:
             waiting_grace=opts.waiting_grace, reveal_timeout=opts.reveal_timeout,
             max_live_matches=opts.max_matches, snapshot_every=opts.snapshot_every,
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
-        admin_password=opts.admin_password,
+        admin_password=opts.admin_password, drain_timeout=opts.drain_timeout,
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
         else None,
         tournaments=TournamentLimits(pairing_timeout=opts.pairing_timeout,
@@ -163,7 +164,7 @@ def _serve(args: argparse.Namespace) -> int:
         anyio.run(main)
     except Exception as exc:
         inner = _unwrap(exc)
-        if isinstance(inner, DataDirInUse):
+        if isinstance(inner, DataDirInUse | DuplicateServer):
             print(f"kickline: {inner}", file=sys.stderr)
             return 2
         if isinstance(inner, SchemaTooNew):
