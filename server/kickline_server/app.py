@@ -25,10 +25,11 @@ from anyio.abc import TaskStatus
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
-from . import static
+from . import startup, static
 from .actor import Stats
-from .identity import Tokens, load_secret, load_server_id
+from .identity import Tokens, load_secret, load_server_id, read_secret_file
 from .lobby import Lobby, LobbyLimits
+from .startup import StartupError
 from .store import Store
 from .store_redis import RedisStore
 from .store_sqlite import SqliteStore
@@ -46,7 +47,10 @@ class ServerConfig:
     data_dir: Path = Path("kickline-data")
     redis_url: str | None = None
     redis_prefix: str = "kl:"
-    secret: str | None = None
+    secret: bytes | str | None = None
+    """The token secret itself (tests); else read from ``secret_file``, else generated once
+    into ``data_dir/secret.key``."""
+    secret_file: Path | None = None
     client_dir: Path | None = CLIENT_DIR
     max_connections_per_address: int = 64
     ping_interval: float | None = 20.0
@@ -80,7 +84,7 @@ def tune_gc(threshold: tuple[int, int, int] = GC_THRESHOLD) -> None:
     gc.set_threshold(*threshold)
 
 
-class DataDirInUse(RuntimeError):
+class DataDirInUse(StartupError):
     """Another server process holds this data directory."""
 
 
@@ -92,7 +96,8 @@ async def _data_dir_lock(data_dir: Path) -> AsyncIterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise DataDirInUse(f"another kickline server is using {data_dir}") from None
+            raise DataDirInUse(f"another kickline server is using {data_dir}; stop it, or "
+                               "give this one its own --data-dir") from None
         yield
     finally:
         os.close(fd)
@@ -101,10 +106,37 @@ async def _data_dir_lock(data_dir: Path) -> AsyncIterator[None]:
 async def open_store(config: ServerConfig) -> Store:
     if config.redis_url:
         store = RedisStore(config.redis_url, prefix=config.redis_prefix)
-        await store.ping()
+        try:
+            await store.ping()
+        except BaseException:
+            with anyio.CancelScope(shield=True):
+                await store.aclose()
+            raise
         return store
     return SqliteStore(config.data_dir / "kickline.sqlite3",
                        synchronous=config.sqlite_synchronous)
+
+
+def describe_store(config: ServerConfig) -> str:
+    """The store in use, for the start-up line (a Redis password is masked)."""
+    if config.redis_url:
+        return f"Redis {startup.mask(config.redis_url)} (prefix {config.redis_prefix!r})"
+    return (f"SQLite {config.data_dir / 'kickline.sqlite3'} "
+            f"(synchronous={config.sqlite_synchronous})")
+
+
+class _Phases:
+    """The start-up phase under way, so an error is explained as what it is about."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.now: startup.Phase | None = "data_dir"
+        self.where = startup.Where(config.host, config.port, config.data_dir.resolve(),
+                                   config.redis_url, config.secret_file)
+
+    def explain(self, exc: BaseException) -> StartupError | None:
+        if self.now is None or isinstance(exc, StartupError):
+            return None  # serving already (a bug keeps its traceback), or said already
+        return startup.explain(exc, self.now, self.where)
 
 
 async def run_server(
@@ -114,25 +146,45 @@ async def run_server(
     stats: Stats | None = None,
     task_status: TaskStatus[int] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
-    """Serve until ``shutdown`` is set; reports the bound port through ``task_status``."""
+    """Serve until ``shutdown`` is set; reports the bound port through ``task_status``.
+
+    What goes wrong before the server listens is raised as one :class:`StartupError`
+    naming the cause and the fix (a taken port, an unwritable data directory, a full
+    disk, a corrupt store, an unreachable Redis)."""
     shutdown = shutdown or anyio.Event()
-    async with _data_dir_lock(config.data_dir):
-        tokens = Tokens(load_secret(config.data_dir, config.secret))
-        owner = load_server_id(config.data_dir)
-        store = await open_store(config)
-        try:
-            await _serve(config, shutdown, store, tokens, owner, stats or Stats(), task_status)
-        finally:
-            with anyio.CancelScope(shield=True):
-                await store.aclose()
+    phases = _Phases(config)
+    try:
+        async with _data_dir_lock(config.data_dir):
+            phases.now = "secret"
+            secret = config.secret
+            if secret is None and config.secret_file is not None:
+                secret = read_secret_file(config.secret_file)
+            tokens = Tokens(load_secret(config.data_dir, secret))
+            phases.now = "data_dir"
+            owner = load_server_id(config.data_dir)
+            phases.now = "store"
+            store = await open_store(config)
+            try:
+                await _serve(config, shutdown, store, tokens, owner, stats or Stats(),
+                             task_status, phases)
+            finally:
+                with anyio.CancelScope(shield=True):
+                    await store.aclose()
+    except Exception as exc:
+        explained = phases.explain(exc)
+        if explained is None:
+            raise
+        raise explained from exc
 
 
 async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, tokens: Tokens,
-                 owner: str, stats: Stats, task_status: TaskStatus[int]) -> None:
+                 owner: str, stats: Stats, task_status: TaskStatus[int],
+                 phases: _Phases) -> None:
     per_address: Counter[str] = Counter()
     async with anyio.create_task_group() as actors:
         lobby = Lobby(store, tokens, actors, owner=owner, limits=config.lobby,
                       fixed_seed=config.fixed_seed, stats=stats)
+        phases.now = "recover"
         recovered = await lobby.recover()
         if recovered:
             log.info("resumed %d unfinished matches", recovered)
@@ -167,6 +219,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                 if per_address[addr] <= 0:
                     del per_address[addr]
 
+        phases.now = "listen"
         async with serve(
             handler, config.host, config.port, process_request=process_request,
             max_size=config.transport.max_frame, max_queue=16,
@@ -175,8 +228,9 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             close_timeout=config.transport.close_timeout,
             open_timeout=config.transport.handshake_timeout, backlog=config.backlog,
         ) as server:
+            phases.now = None
             port = int(next(iter(server.sockets)).getsockname()[1])
-            log.info("kickline server listening on %s:%d", config.host, port)
+            _announce(config, port)
             task_status.started(port)
             await shutdown.wait()
             log.info("shutting down: closing listener and connections")
@@ -186,6 +240,21 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                 await server.wait_closed()
         log.info("stopping %d match actors", len(lobby.actors))
         actors.cancel_scope.cancel()
+
+
+def _announce(config: ServerConfig, port: int) -> None:
+    """The start-up line: where, which store, which data directory, which client build;
+    and a warning an operator cannot miss when the client is not built."""
+    build = startup.client_build(config.client_dir)
+    shown = f"[{config.host}]" if ":" in config.host else config.host
+    log.info("kickline serving http://%s:%d/ (websocket /ws) | store: %s | data dir: %s | "
+             "client: %s", shown, port, describe_store(config), config.data_dir.resolve(),
+             build or "NOT BUILT" if config.client_dir else "not served (--client-dir none)")
+    if config.client_dir is not None and build is None:
+        log.warning("the web client is not built (no %s): browsers get no Pyodide preview "
+                    "of legal moves (\"Rules preview unavailable\"); build it with `make "
+                    "client` (or `python tools/build_client.py`) and restart",
+                    config.client_dir / "build" / "manifest.json")
 
 
 def _address(conn: ServerConnection) -> str:

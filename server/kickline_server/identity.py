@@ -79,14 +79,29 @@ class Tokens:
             return None
 
 
-def load_secret(data_dir: Path | None, configured: str | None = None) -> bytes:
+def load_secret(data_dir: Path | None, configured: bytes | str | None = None) -> bytes:
     """The token secret: ``configured`` if given, else ``data_dir/secret.key``,
     created once (mode 0600) with 32 random bytes and reused afterwards."""
     if configured:
-        return configured.encode()
+        return configured.encode() if isinstance(configured, str) else configured
     if data_dir is None:
         raise ValueError("no token secret configured and no data directory to keep one")
     return _load_or_create(data_dir / "secret.key", 32)
+
+
+def read_secret_file(path: Path) -> bytes:
+    """The secret in a ``--secret-file``: a text file (UTF-8 without control characters)
+    is its text without surrounding whitespace, so ``echo SECRET > FILE`` works; anything
+    else is used byte for byte, so the ``secret.key`` a server generated can be shared
+    with another server as it is."""
+    data = path.read_bytes()
+    try:
+        text = data.decode()
+    except UnicodeDecodeError:
+        return data
+    if any(not (c.isprintable() or c.isspace()) for c in text):
+        return data
+    return text.strip().encode()
 
 
 def load_server_id(data_dir: Path) -> str:
