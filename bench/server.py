@@ -129,6 +129,7 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
                     pipe: Pipe, profile: str | None = None) -> None:
     from kickline_server.actor import Stats
     from kickline_server.app import ServerConfig, run_server, tune_gc
+    from kickline_server.budgets import Budgets
     from kickline_server.lobby import LobbyLimits
     from kickline_server.transport import TransportLimits
 
@@ -138,7 +139,8 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
         max_connections_per_address=1_000_000, ping_interval=None, sqlite_synchronous=sync,
         compression=compression,
         transport=TransportLimits(rate=1e6, burst=1e6),
-        lobby=LobbyLimits(grace=600, max_live_matches=1_000_000))
+        lobby=LobbyLimits(grace=600, max_live_matches=1_000_000),
+        budgets=Budgets.unlimited())  # every bot comes from one address
 
     async def main() -> None:
         shutdown = anyio.Event()

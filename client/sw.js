@@ -1,19 +1,23 @@
 // The service worker: a second visit loads almost nothing.
 // * Versioned files (/build/pyodide/<version>/..., /build/app/<name>-<hash>...) never
 //   change: cache first, forever, in a cache named for this worker's version.
-// * The app's own files (/, /src/..., /build/manifest.json): served from the cache at
-//   once and revalidated in the background (the server answers 304 when unchanged), so a
-//   new deploy shows on the next load.
+// * The app's own files (/src/..., /build/vendor/...): cache first too, and the build's
+//   manifest.json says when they changed: it lists them ("shell") with one hash of their
+//   contents ("shell_hash").  On every page load the worker fetches the manifest in the
+//   background; when the hash differs from the cached one it fetches the shell again
+//   (the server answers 304 for what did not change), so a new deploy shows on the next
+//   load, while a visit with nothing new sends two small requests, not one per module.
+//   (After editing src/ by hand, run `make client`, or open the page with ?nosw.)
+// * The page itself (/): served from the cache at once and revalidated in the background.
 // * The websocket and anything else: straight to the network.
-const VERSION = "kickline-v1";
-const SHELL = ["/", "/src/styles.css", "/src/main.js", "/src/net.js", "/src/msgpack.js", "/src/board.js",
-  "/src/decide.js", "/src/words.js", "/src/preview.js", "/src/worker.js", "/src/pyload.js", "/build/manifest.json"];
+const VERSION = "kickline-v2";
 const VERSIONED = /^\/build\/(pyodide\/[0-9][^/]*\/|app\/[\w.]+-[0-9a-f]{12}\.)/;
+const SHELL = /^\/(src\/|build\/vendor\/)/;
+const MANIFEST = "/build/manifest.json";
 
 self.addEventListener("install", (ev) => {
   ev.waitUntil((async () => {
-    const cache = await caches.open(VERSION);
-    await cache.addAll(SHELL).catch(() => {});
+    try { await refresh(await caches.open(VERSION), null); } catch (e) { /* offline: cached as used */ }
     self.skipWaiting();
   })());
 });
@@ -30,10 +34,12 @@ self.addEventListener("fetch", (ev) => {
   if (req.method !== "GET") return;
   const url = new URL(req.url);
   if (url.origin !== location.origin || url.pathname === "/ws" || url.pathname === "/healthz") return;
-  if (VERSIONED.test(url.pathname)) {
+  if (VERSIONED.test(url.pathname) || SHELL.test(url.pathname)) {
     ev.respondWith(cacheFirst(req));
-  } else if (url.pathname === "/" || url.pathname === "/index.html" || url.pathname.startsWith("/src/") || url.pathname === "/build/manifest.json") {
-    ev.respondWith(staleWhileRevalidate(ev, req, url.pathname === "/index.html" ? "/" : null));
+  } else if (url.pathname === "/" || url.pathname === "/index.html") {
+    ev.respondWith(page(ev, req));
+  } else if (url.pathname === MANIFEST) {
+    ev.respondWith(fetch(req).catch(async () => (await caches.match(MANIFEST)) || Response.error()));
   }
 });
 
@@ -46,17 +52,41 @@ async function cacheFirst(req) {
   return res;
 }
 
-async function staleWhileRevalidate(ev, req, key) {
+// The page from the cache at once; in the background, the page revalidated and the
+// shell checked against the manifest.
+async function page(ev, req) {
   const cache = await caches.open(VERSION);
-  const k = key || req;
-  const hit = await cache.match(k, { ignoreSearch: true });
+  const hit = await cache.match("/");
   const fresh = fetch(req).then((res) => {
-    if (res.ok) cache.put(k, res.clone());
+    if (res.ok) cache.put("/", res.clone());
     return res;
   });
+  const check = (async () => {
+    const old = await cache.match(MANIFEST);
+    await refresh(cache, old ? await old.json() : null);
+  })();
   if (hit) {
-    ev.waitUntil(fresh.catch(() => {}));
+    ev.waitUntil(Promise.all([fresh, check]).catch(() => {}));
     return hit;
   }
+  ev.waitUntil(check.catch(() => {}));
   return fresh;
+}
+
+// Fetch the manifest; if the shell changed (or nothing is cached yet), cache it anew.
+async function refresh(cache, old) {
+  const res = await fetch(MANIFEST, { cache: "no-cache" });
+  if (!res.ok) return;
+  const manifest = await res.clone().json();
+  if (old && old.shell_hash && old.shell_hash === manifest.shell_hash) return;
+  const shell = manifest.shell || [];
+  await Promise.all(shell.map(async (url) => {
+    const r = await fetch(url, { cache: "no-cache" });
+    if (r.ok) await cache.put(url, r);
+  }));
+  for (const req of await cache.keys()) {
+    const path = new URL(req.url).pathname;
+    if (SHELL.test(path) && !shell.includes(path)) await cache.delete(req);
+  }
+  await cache.put(MANIFEST, res);
 }

@@ -8,7 +8,9 @@
   checked by starting again on the trimmed zip;
 * ``.gz`` (stdlib ``gzip``) and ``.br`` (Node's brotli, ``tools/precompress.mjs``) beside
   every file, so the server sends them without compressing per request;
-* ``manifest.json``: the URLs above, for the worker and the service worker.
+* ``manifest.json``: the URLs above, for the worker and the service worker;
+* the client's npm libraries under ``vendor/<package>/`` (lit-html, the renderer), at a
+  fixed path the page's import map names (``client/index.html``).
 
 Paths with a version or a content hash never change content, so the server may let
 browsers keep them for a year (see ``server/kickline_server/static.py``).
@@ -41,6 +43,15 @@ PREVIEW = CLIENT / "py" / "kpreview.py"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
 # Imported lazily on some paths the start-up check does not take (error messages,
 # codecs); tiny, so always kept.
+# npm packages the page imports, and the files of each it may load (relative imports
+# inside a package keep working because its layout is copied as it is).
+VENDOR: dict[str, tuple[str, ...]] = {
+    "lit-html": ("lit-html.js", "directive.js", "directive-helpers.js", "async-directive.js",
+                 "directives/live.js", "directives/ref.js", "directives/repeat.js",
+                 "directives/keyed.js", "directives/class-map.js", "directives/if-defined.js"),
+}
+# What of client/src/ the service worker keeps for the next visit.
+SHELL_SUFFIXES = (".js", ".css", ".webmanifest", ".png", ".svg")
 STDLIB_EXTRA = ("encodings/ascii.py", "encodings/latin_1.py", "encodings/utf_8_sig.py",
                 "_strptime.py", "_pydatetime.py", "datetime.py")
 
@@ -108,7 +119,23 @@ def _trim_stdlib(wheel: Path, preview: Path, out: Path) -> None:
     stamp.write_text(key)
 
 
+def _vendor(build_dir: Path) -> None:
+    """Copy the page's npm libraries to ``vendor/<package>/`` (served by our server, never
+    a CDN).  Their URL carries no hash, so the server revalidates them (a 304)."""
+    for package, patterns in VENDOR.items():
+        src = CLIENT / "node_modules" / package
+        dst = build_dir / "vendor" / package
+        wanted = {f.relative_to(src) for p in patterns for f in src.glob(p)}
+        if not wanted:
+            raise RuntimeError(f"client/node_modules/{package} is missing: run `make setup`")
+        for rel in wanted:
+            _write_if_changed(dst / rel, (src / rel).read_bytes())
+        for old in [f for f in dst.rglob("*.js") if f.relative_to(dst) not in wanted]:
+            old.unlink()
+
+
 def build(build_dir: Path = BUILD) -> dict[str, Any]:
+    _vendor(build_dir)
     wheel = build_wheel(build_dir)
     wheel_bytes = wheel.read_bytes()
     app = build_dir / "app"
@@ -146,6 +173,17 @@ def build(build_dir: Path = BUILD) -> dict[str, Any]:
         "lock_info": lock_info,
         "precache": [f"/build/{f.relative_to(build_dir).as_posix()}" for f in files],
     }
+    # The app's own files, for the service worker to keep, and one hash of their
+    # contents that tells it when to fetch them again (client/sw.js).
+    shell = {f"/{f.relative_to(CLIENT).as_posix()}": f for f in (CLIENT / "src").rglob("*")
+             if f.is_file() and f.suffix in SHELL_SUFFIXES}
+    shell.update({f"/build/{f.relative_to(build_dir).as_posix()}": f
+                  for f in (build_dir / "vendor").rglob("*.js")})
+    digest = hashlib.sha256()
+    for url in sorted(shell):
+        digest.update(url.encode() + b"\0" + shell[url].read_bytes())
+    manifest["shell"] = sorted(shell)
+    manifest["shell_hash"] = digest.hexdigest()[:16]
     _write_if_changed(build_dir / "manifest.json",
                       (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
     return manifest

@@ -36,10 +36,12 @@ from .core import (
     SetTimer,
     TimerFired,
 )
+from .errlog import Throttled
 from .protocol import Code, Message, error
 from .store import LeaseLost, Store, StoreUnavailable, pack, unpack
 
 log = logging.getLogger(__name__)
+_failures = Throttled(log)
 
 
 class Peer(Protocol):
@@ -152,8 +154,10 @@ class Actor:
             self.peers.setdefault(peer.id, peer)
         try:
             effects = self.core.handle(cmd, self.clock() if at is None else at)
-        except Exception:
-            log.exception("match %s: command %r failed", self.match_id, cmd)
+        except Exception as exc:
+            # A bug a client's command can reach, so perhaps repeatedly: one line each.
+            _failures.error(f"command {type(cmd).__name__}",
+                            f"match {self.match_id}: a {type(cmd).__name__} failed", exc)
             # Reload before answering: the error tells the sender the match continues
             # from its last saved state, so that must already be true when it arrives.
             await self._reload()

@@ -10,30 +10,30 @@ from __future__ import annotations
 
 import fcntl
 import gc
-import json
 import logging
 import os
-from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import anyio
 from anyio.abc import TaskStatus
 from websockets.asyncio.server import ServerConnection, serve
-from websockets.http11 import Request, Response
 
-from . import startup, static
+from . import startup
 from .actor import Stats
+from .addresses import TrustedProxies
+from .budgets import Budgets
+from .gate import Gate, loop_errors, quiet_logger
 from .identity import Tokens, load_secret, load_server_id, read_secret_file
 from .lobby import Lobby, LobbyLimits
 from .startup import StartupError
 from .store import Store
 from .store_redis import RedisStore
 from .store_sqlite import SqliteStore
-from .transport import TransportLimits, serve_connection
+from .transport import Buckets, TransportLimits, serve_connection
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,10 @@ class ServerConfig:
     secret_file: Path | None = None
     client_dir: Path | None = CLIENT_DIR
     max_connections_per_address: int = 64
+    trusted_proxies: TrustedProxies = field(default_factory=TrustedProxies)
+    """Reverse proxies whose ``X-Forwarded-For`` names the client (``addresses.py``)."""
+    budgets: Budgets = field(default_factory=Budgets)
+    """What one address or identity may take (``budgets.py``)."""
     ping_interval: float | None = 20.0
     backlog: int = 1024
     """Pending TCP connections the listener queues (bursts of reconnecting clients)."""
@@ -154,22 +158,8 @@ async def run_server(
     shutdown = shutdown or anyio.Event()
     phases = _Phases(config)
     try:
-        async with _data_dir_lock(config.data_dir):
-            phases.now = "secret"
-            secret = config.secret
-            if secret is None and config.secret_file is not None:
-                secret = read_secret_file(config.secret_file)
-            tokens = Tokens(load_secret(config.data_dir, secret))
-            phases.now = "data_dir"
-            owner = load_server_id(config.data_dir)
-            phases.now = "store"
-            store = await open_store(config)
-            try:
-                await _serve(config, shutdown, store, tokens, owner, stats or Stats(),
-                             task_status, phases)
-            finally:
-                with anyio.CancelScope(shield=True):
-                    await store.aclose()
+        with loop_errors():
+            await _run(config, shutdown, stats, task_status, phases)
     except Exception as exc:
         explained = phases.explain(exc)
         if explained is None:
@@ -177,51 +167,57 @@ async def run_server(
         raise explained from exc
 
 
+async def _run(config: ServerConfig, shutdown: anyio.Event, stats: Stats | None,
+               task_status: TaskStatus[int], phases: _Phases) -> None:
+    async with _data_dir_lock(config.data_dir):
+        phases.now = "secret"
+        secret = config.secret
+        if secret is None and config.secret_file is not None:
+            secret = read_secret_file(config.secret_file)
+        tokens = Tokens(load_secret(config.data_dir, secret))
+        phases.now = "data_dir"
+        owner = load_server_id(config.data_dir)
+        phases.now = "store"
+        store = await open_store(config)
+        try:
+            await _serve(config, shutdown, store, tokens, owner, stats or Stats(), task_status,
+                         phases)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await store.aclose()
+
+
 async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, tokens: Tokens,
                  owner: str, stats: Stats, task_status: TaskStatus[int],
                  phases: _Phases) -> None:
-    per_address: Counter[str] = Counter()
     async with anyio.create_task_group() as actors:
         lobby = Lobby(store, tokens, actors, owner=owner, limits=config.lobby,
-                      fixed_seed=config.fixed_seed, stats=stats)
+                      fixed_seed=config.fixed_seed, stats=stats, budgets=config.budgets)
         phases.now = "recover"
         recovered = await lobby.recover()
         if recovered:
             log.info("resumed %d unfinished matches", recovered)
         if store.leases_expire:  # other processes may die and leave matches to adopt
             await actors.start(lobby.adopt)
+        buckets = Buckets(config.transport)
 
-        def process_request(conn: ServerConnection, request: Request) -> Response | None:
-            path = request.path.split("?", 1)[0]
-            if path == "/healthz":
-                return conn.respond(200, json.dumps({
-                    "ok": True, "matches": len(lobby.actors),
-                    "connections": sum(per_address.values())}) + "\n")
-            if request.headers.get("Upgrade", "").lower() == "websocket":
-                if path != "/ws":
-                    return conn.respond(404, "the websocket endpoint is /ws\n")
-                if per_address[_address(conn)] >= config.max_connections_per_address:
-                    return conn.respond(429, "too many connections from your address\n")
-                return None
-            if config.client_dir is not None:
-                found = static.respond(config.client_dir, path, request.headers)
-                if found is not None:
-                    return found
-            return conn.respond(404, "not found\n")
+        def health() -> dict[str, Any]:
+            return {"ok": True, "matches": len(lobby.actors),
+                    "connections": sum(gate.connected.values())}
+
+        gate = Gate(budgets=config.budgets, trusted=config.trusted_proxies,
+                    max_connections_per_address=config.max_connections_per_address,
+                    client_dir=config.client_dir, health=health)
 
         async def handler(ws: ServerConnection) -> None:
-            addr = _address(ws)
-            per_address[addr] += 1
-            try:
-                await serve_connection(ws, lobby, config.transport)
-            finally:
-                per_address[addr] -= 1
-                if per_address[addr] <= 0:
-                    del per_address[addr]
+            with gate.websocket(ws) as address:
+                await serve_connection(ws, lobby, config.transport, address=address,
+                                       buckets=buckets)
 
         phases.now = "listen"
         async with serve(
-            handler, config.host, config.port, process_request=process_request,
+            handler, config.host, config.port, process_request=gate.process_request,
+            create_connection=gate.connection_class(), logger=quiet_logger(),
             max_size=config.transport.max_frame, max_queue=16,
             compression="deflate" if config.compression else None,
             ping_interval=config.ping_interval, ping_timeout=config.ping_interval,
@@ -255,8 +251,3 @@ def _announce(config: ServerConfig, port: int) -> None:
                     "of legal moves (\"Rules preview unavailable\"); build it with `make "
                     "client` (or `python tools/build_client.py`) and restart",
                     config.client_dir / "build" / "manifest.json")
-
-
-def _address(conn: ServerConnection) -> str:
-    remote = conn.remote_address
-    return str(remote[0]) if remote else "?"

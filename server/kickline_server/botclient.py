@@ -271,7 +271,9 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
         elif t == "error":
             if msg["code"] in ("rate_limited", "busy"):
                 st.rate_limited += msg["code"] == "rate_limited"
-                await anyio.sleep(pacer.retry_after())
+                after = msg.get("retry_after")  # the server's word, else one token's time
+                await anyio.sleep(after if isinstance(after, int | float) and 0 <= after <= 60
+                                  else pacer.retry_after())
                 if last:  # resend the same message (idempotent), paced this time
                     await send(last[0])
             elif msg["code"] == "unknown_game":

@@ -1,11 +1,8 @@
 """The ``kickline`` command: ``kickline serve`` and ``kickline bot``.
 
-Every ``serve`` option is declared once in :func:`add_serve_options` (a dest, a type that
-parses a string, a default, a help text) and read once in :func:`serve_config`, so
-another source of settings (environment, a file) can be laid under the flags with
-``parser.set_defaults`` without touching either.  An operator's mistake ends in one line
-on stderr and exit status 2; a bot that cannot play ends in one line and the status
-named in :data:`BOT_EXIT`.
+``serve``'s options live in one table (:mod:`.config`: flag, environment variable, TOML
+key, help); an operator's mistake ends in one line on stderr and exit status 2.  A bot
+that cannot play ends in one line and the status named in :data:`BOT_EXIT`.
 """
 
 from __future__ import annotations
@@ -14,52 +11,30 @@ import argparse
 import importlib.metadata
 import json
 import logging
-import os
 import signal
 import sys
 from collections.abc import Mapping, Sequence
 from functools import partial
-from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 import anyio
 
-from . import games
+from . import config, games
 from .actor import ActorLimits
+from .addresses import TrustedProxies
 from .app import CLIENT_DIR, ServerConfig, run_server, tune_gc
 from .botclient import BotError, BotState, play
+from .budgets import Budgets
 from .core import Clock
 from .lobby import LobbyLimits
 from .protocol import Limits
 from .startup import StartupError
 from .transport import TransportLimits
 
-CHECKOUT: Final = Path(__file__).resolve().parents[2]
-
 BOT_EXIT: Final[Mapping[str, int]] = {
     "refused": 1, "usage": 2, "unreachable": 3, "unknown_game": 4, "no_opponent": 5}
 """``kickline bot``'s exit status when it cannot play (0: it played the match out)."""
-
-
-def default_data_dir() -> Path:
-    """``./data`` of the checkout when run from a source checkout (``make serve``: each
-    clone its own matches), else the per-user data directory ($XDG_DATA_HOME/kickline,
-    ~/.local/share/kickline)."""
-    if (CHECKOUT / "pyproject.toml").is_file() and (CHECKOUT / "server").is_dir():
-        return CHECKOUT / "data"
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "kickline"
-
-
-def _port(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is not a port (0-65535)")
-    return port
 
 
 def _positive(kind: type[int] | type[float]) -> Any:
@@ -73,88 +48,6 @@ def _positive(kind: type[int] | type[float]) -> Any:
         return value
     parse.__name__ = kind.__name__
     return parse
-
-
-def _dir_or_none(text: str) -> Path | None:
-    return None if text.lower() == "none" else Path(text)
-
-
-def add_serve_options(s: argparse.ArgumentParser) -> None:
-    pos_int, pos_float = _positive(int), _positive(float)
-    s.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on: 127.0.0.1 (default, this machine only) or "
-                        "0.0.0.0 (every interface: phones on your network)")
-    s.add_argument("--port", type=_port, default=8765, help="port (8765; 0 picks a free one)")
-    s.add_argument("--data-dir", type=Path, default=default_data_dir(),
-                   help="where the embedded store, token secret and server id live "
-                        f"(default here: {default_data_dir()})")
-    s.add_argument("--redis-url", default=None,
-                   help="keep matches in Redis (redis://HOST:PORT/DB) instead of the "
-                        "embedded SQLite store")
-    s.add_argument("--secret-file", type=Path, default=None,
-                   help="file holding the token secret: text, or the raw bytes of another "
-                        "server's secret.key (default: generated in --data-dir)")
-    s.add_argument("--client-dir", type=_dir_or_none, default=CLIENT_DIR,
-                   help=f"the web client's files, served at / ({CLIENT_DIR}; 'none' serves "
-                        "only the websocket and /healthz)")
-    s.add_argument("--grace", type=pos_float, default=60.0,
-                   help="seconds a dropped player keeps the seat (60)")
-    s.add_argument("--decision-time", type=pos_float, default=30.0,
-                   help="free seconds per decision (30)")
-    s.add_argument("--time-bank", type=float, default=300.0,
-                   help="seconds of time bank per seat (300)")
-    s.add_argument("--max-timeouts", type=pos_int, default=3,
-                   help="timeouts in a row that forfeit (3)")
-    s.add_argument("--max-frame", type=pos_int, default=4096,
-                   help="largest client frame in bytes (4096)")
-    s.add_argument("--rate", type=pos_float, default=20.0,
-                   help="client messages per second per connection (20; bursts of twice "
-                        "that); clients learn it from the welcome message")
-    s.add_argument("--max-connections-per-address", type=pos_int, default=64,
-                   help="simultaneous connections from one IP address (64)")
-    s.add_argument("--handshake-timeout", type=pos_float, default=10.0,
-                   help="seconds a new connection has to say hello (10)")
-    s.add_argument("--idle-timeout", type=pos_float, default=900.0,
-                   help="seconds of client silence before a connection is closed (900)")
-    s.add_argument("--send-queue", type=pos_int, default=256,
-                   help="messages queued for a slow client before it is disconnected (256)")
-    s.add_argument("--inbox", type=pos_int, default=64,
-                   help="commands queued per match before 'busy' (64)")
-    s.add_argument("--lease-ttl", type=pos_float, default=15.0,
-                   help="seconds a match's lease outlives its server process, with Redis "
-                        "(15): after a crash another process adopts its matches then")
-    s.add_argument("--max-matches", type=pos_int, default=20_000,
-                   help="live matches before new ones get 'busy' (20000)")
-    s.add_argument("--compression", action="store_true",
-                   help="offer permessage-deflate to clients (off: it costs server CPU)")
-    s.add_argument("--sqlite-synchronous", default="NORMAL", type=str.upper,
-                   choices=["OFF", "NORMAL", "FULL", "EXTRA"],
-                   help="NORMAL (default) survives kill -9; FULL also survives power loss, "
-                        "at an fsync per group commit")
-    s.add_argument("--log-level", default="INFO", type=str.upper,
-                   choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="INFO (default)")
-    # Test only: fix every match's dice seed (hex).  Hidden: never for real play.
-    s.add_argument("--insecure-fixed-seed", default=None, help=argparse.SUPPRESS)
-
-
-def serve_config(args: argparse.Namespace) -> ServerConfig:
-    """The server's configuration from parsed ``serve`` options."""
-    return ServerConfig(
-        host=args.host, port=args.port, data_dir=args.data_dir, redis_url=args.redis_url,
-        secret_file=args.secret_file, client_dir=args.client_dir,
-        max_connections_per_address=args.max_connections_per_address,
-        compression=args.compression, sqlite_synchronous=args.sqlite_synchronous,
-        transport=TransportLimits(
-            max_frame=args.max_frame, handshake_timeout=args.handshake_timeout,
-            idle_timeout=args.idle_timeout, rate=args.rate, burst=2 * args.rate,
-            send_queue=args.send_queue, unpack=Limits()),
-        lobby=LobbyLimits(
-            clock=Clock(decision=args.decision_time, bank=args.time_bank,
-                        max_timeouts=args.max_timeouts),
-            grace=args.grace, max_live_matches=args.max_matches,
-            actor=ActorLimits(inbox=args.inbox, lease_ttl=args.lease_ttl)),
-        fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed else None,
-    )
 
 
 BOT_EPILOG = """exit status: 0 the match was played out (the JSON line says who won);
@@ -199,9 +92,16 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"kickline {_version()}",
                    help="print the installed version and exit")
     sub = p.add_subparsers(dest="command", required=True)
-    add_serve_options(sub.add_parser(
-        "serve", help="run the match server (embedded storage by default)",
-        description="Run the match server; it also serves the web client."))
+
+    s = sub.add_parser("serve", help="run the match server (embedded storage by default)",
+                       description="Run the match server; it also serves the web client.  "
+                       "Every option can also be set by an environment variable or in a "
+                       "TOML file (--config); precedence: flag > environment > file > "
+                       "default.")
+    config.add_arguments(s)
+    # Test only: fix every match's dice seed (hex).  Hidden: never for real play.
+    s.add_argument("--insecure-fixed-seed", default=None, help=argparse.SUPPRESS)
+
     add_bot_options(sub.add_parser(
         "bot", help="play one match over the network with a bot", epilog=BOT_EPILOG,
         description="Play one match over the network, as a browser would, and print one "
@@ -221,7 +121,36 @@ def _say(message: str) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    config = serve_config(args)
+    try:
+        opts = config.resolve(args)
+        trusted = TrustedProxies.parse(opts.trusted_proxy)
+    except ValueError as exc:  # ConfigError included: one line naming the setting
+        _say(str(exc))
+        return 2
+    if args.print_config:
+        print(opts.describe())
+        return 0
+    logging.getLogger().setLevel(opts.log_level)
+    server = ServerConfig(
+        host=opts.host, port=opts.port, data_dir=opts.data_dir, redis_url=opts.redis_url,
+        secret_file=opts.secret_file, client_dir=opts.client_dir or CLIENT_DIR,
+        max_connections_per_address=opts.max_connections_per_address,
+        trusted_proxies=trusted,
+        budgets=Budgets(**{name: opts.values[name] for name in Budgets.__dataclass_fields__}),
+        compression=opts.compression, sqlite_synchronous=opts.sqlite_synchronous,
+        transport=TransportLimits(
+            max_frame=opts.max_frame, handshake_timeout=opts.handshake_timeout,
+            idle_timeout=opts.idle_timeout, rate=opts.rate, burst=2 * opts.rate,
+            send_queue=opts.send_queue, unpack=Limits()),
+        lobby=LobbyLimits(
+            clock=Clock(decision=opts.decision_time, bank=opts.time_bank,
+                        max_timeouts=opts.max_timeouts),
+            grace=opts.grace, waiting_grace=opts.waiting_grace,
+            max_live_matches=opts.max_matches,
+            actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
+        fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
+        else None,
+    )
 
     async def main() -> None:
         shutdown = anyio.Event()
@@ -233,7 +162,7 @@ def _serve(args: argparse.Namespace) -> int:
                         return
 
             tg.start_soon(on_signals)
-            await run_server(config, shutdown)
+            await run_server(server, shutdown)
             tg.cancel_scope.cancel()
 
     tune_gc()
@@ -246,6 +175,7 @@ def _serve(args: argparse.Namespace) -> int:
             return 2
         raise
     return 0
+
 
 
 def _unwrap(exc: BaseException) -> BaseException:
@@ -343,7 +273,7 @@ def _bot(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    logging.basicConfig(level=args.log_level,
+    logging.basicConfig(level=getattr(args, "log_level", "INFO").upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
         return _serve(args)

@@ -277,6 +277,7 @@ class MatchCore:
         clock: Clock = Clock(),
         grace: float = 60.0,
         waiting_ttl: float = 3600.0,
+        waiting_grace: float = 120.0,
         reply_cache: int = 64,
         meta: Mapping[str, Plain] | None = None,
     ) -> None:
@@ -289,6 +290,7 @@ class MatchCore:
         self.clock = clock
         self.grace = grace
         self.waiting_ttl = waiting_ttl
+        self.waiting_grace = waiting_grace
         self.reply_cache = reply_cache
         self.meta: dict[str, Plain] = dict(meta or {})
         self.created = now
@@ -343,6 +345,7 @@ class MatchCore:
         *,
         grace: float = 60.0,
         waiting_ttl: float = 3600.0,
+        waiting_grace: float = 120.0,
         reply_cache: int = 64,
     ) -> MatchCore:
         """Rebuild a core from its last snapshot and its log (entries past the
@@ -353,7 +356,7 @@ class MatchCore:
             game, bots, match_id=snapshot["match"], config=snapshot["config"],
             seed=bytes(snapshot["seed"]), now=snapshot["created"],
             clock=Clock.from_plain(snapshot["clock"]), grace=grace, waiting_ttl=waiting_ttl,
-            reply_cache=reply_cache, meta=snapshot["meta"],
+            waiting_grace=waiting_grace, reply_cache=reply_cache, meta=snapshot["meta"],
         )
         core.status = snapshot["status"]
         core.seats = [SeatInfo(**s) if s else None for s in snapshot["seats"]]
@@ -433,8 +436,8 @@ class MatchCore:
     def _sit(self, cmd: Sit, now: float, p: _Pending) -> None:
         problem = None
         if self.status != "waiting" or self.seats[cmd.seat] is not None:
-            problem = error(Code.MATCH_FULL, f"seat {cmd.seat} is not free", cmd.re,
-                            match=self.match_id)
+            # No match id: the asker may have guessed a code, and learns nothing more.
+            problem = error(Code.MATCH_FULL, "that match is no longer open", cmd.re)
         elif cmd.bot is not None and cmd.bot not in self.bots:
             problem = error(Code.UNKNOWN_BOT, f"no bot called {cmd.bot!r}", cmd.re)
         if problem is not None:
@@ -483,9 +486,13 @@ class MatchCore:
         if conn is None or conn.seat is None:
             return
         seat = conn.seat
-        if self.status == "playing" and not self._connected(seat) and seat in self._humans():
+        if self._connected(seat) or seat not in self._humans():
+            return
+        if self.status == "playing":
             self.absent[seat] = now
             self._presence(seat, "reconnecting", p)
+        elif self.status == "waiting":
+            self.absent[seat] = now  # its creator gone: the match expires after the grace
 
     def _decide(self, cmd: Decide, now: float, p: _Pending) -> None:
         if self._replay(cmd.conn, cmd.player, cmd.re, p):
@@ -554,11 +561,12 @@ class MatchCore:
             self._advance(now, p)
 
     def _resume(self, now: float, p: _Pending) -> None:
-        if self.status != "playing":
+        if self.status == "over":
             return
-        self.owed = {}
         self.absent = {s: now for s in self._humans() if not self._connected(s)}
-        self._advance(now, p)
+        if self.status == "playing":
+            self.owed = {}
+            self._advance(now, p)
 
     # -- helpers --
 
@@ -762,7 +770,10 @@ class MatchCore:
     def _desired_timers(self) -> dict[str, float]:
         out: dict[str, float] = {}
         if self.status == "waiting":
-            out["expire"] = self.created + self.waiting_ttl
+            # Nobody joined in time, or its creator has been gone for the grace: a
+            # waiting match must not outlive the person waiting (or hold a code).
+            out["expire"] = min([self.created + self.waiting_ttl,
+                                 *(since + self.waiting_grace for since in self.absent.values())])
         elif self.status == "playing":
             for s in self.owed:
                 if s in self._humans():

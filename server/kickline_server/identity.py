@@ -67,7 +67,9 @@ class Tokens:
 
     def verify(self, token: str) -> Identity | None:
         """The identity a token proves, or ``None`` if it is not one of ours."""
-        if len(token) > MAX_TOKEN or token.count(".") != 2:
+        # Tokens are ASCII; compare_digest raises TypeError on other str, so a token
+        # with an "é" in its MAC must be refused here, not crash the caller.
+        if len(token) > MAX_TOKEN or not token.isascii() or token.count(".") != 2:
             return None
         prefix, payload, mac = token.split(".")
         if prefix != _PREFIX or not hmac.compare_digest(mac, self._mac(f"{prefix}.{payload}")):
@@ -75,7 +77,7 @@ class Tokens:
         try:
             data = json.loads(_unb64(payload))
             return Identity(str(data["p"]), str(data["n"]))
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):
             return None
 
 

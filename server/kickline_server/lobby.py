@@ -23,6 +23,8 @@ from anyio.abc import TaskGroup, TaskStatus
 
 from . import games
 from .actor import Actor, ActorLimits, Peer, Stats
+from .addresses import address_key
+from .budgets import Budgets, Lockout, Rate
 from .core import (
     Clock,
     Command,
@@ -35,9 +37,10 @@ from .core import (
     Send,
     Sit,
 )
-from .identity import Tokens
-from .protocol import PROTOCOL_VERSIONS, BadRequest, Code, Message, MsgId, error
-from .store import Store, StoreError, unpack
+from .errlog import Throttled
+from .identity import Tokens, check_name
+from .protocol import PROTOCOL_VERSIONS, BadRequest, Code, Message, MsgId, error, retry
+from .store import Store, StoreError, StoreUnavailable, unpack
 from .transport import Connection
 
 # The lobby requests (create, join, quick) remembered per match: a match is made or
@@ -45,9 +48,15 @@ from .transport import Connection
 MAX_REQUEST_IDS = 8
 
 log = logging.getLogger(__name__)
+_outages = Throttled(log)
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
+
+
+def normalize_code(text: str) -> str:
+    """An invite code as typed: case and anything but its letters and digits ignored."""
+    return "".join(ch for ch in text.upper() if ch.isascii() and ch.isalnum())
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +68,13 @@ class LobbyLimits:
     max_timeouts: int = 10
     grace: float = 60.0
     waiting_ttl: float = 3600.0
+    waiting_grace: float = 120.0
+    """Seconds a waiting match outlives its creator's last connection."""
     reply_cache: int = 64
     max_live_matches: int = 20_000
     recent_ids: int = 10_000
+    store_retry_after: float = 2.0
+    """The ``retry_after`` of a ``busy`` answered because the store is unreachable."""
     actor: ActorLimits = field(default_factory=ActorLimits)
 
 
@@ -89,6 +102,7 @@ class Lobby:
         fixed_seed: bytes | None = None,
         clock: Callable[[], float] = time.time,
         stats: Stats | None = None,
+        budgets: Budgets | None = None,
     ) -> None:
         self.store = store
         self.tokens = tokens
@@ -103,10 +117,21 @@ class Lobby:
         self.recent: OrderedDict[tuple[str, str], str] = OrderedDict()
         self.games = games.available()
         self.accepting = True
+        self.budgets = b = budgets or Budgets()
+        hour, minute = 3600.0, 60.0
+        self._identities = Rate(b.identities_per_hour, hour, clock=clock)
+        self._creates = Rate(b.creates_per_hour, hour, clock=clock)
+        self._creates_by_address = Rate(b.creates_per_hour_per_address, hour, clock=clock)
+        self._watches = Rate(b.watches_per_minute, minute, clock=clock)
+        self._watches_by_address = Rate(b.watches_per_minute_per_address, minute, clock=clock)
+        self._code_misses = Lockout(b.code_misses_per_minute, minute, base=b.lockout,
+                                    cap=b.max_lockout, clock=clock)
+        self._held: dict[str, set[str]] = {}
+        """Matches held, by ``p:<player>`` and ``a:<address key>``: pruned as counted."""
 
     # -- hub interface --
 
-    def hello(self, conn: Connection, msg: Message) -> Message:
+    async def hello(self, conn: Connection, msg: Message) -> Message:
         common = [v for v in msg["versions"] if type(v) is int and v in PROTOCOL_VERSIONS]
         if not common:
             return error(Code.UNSUPPORTED_VERSION,
@@ -120,9 +145,17 @@ class Lobby:
                              "say hello with a name instead")
         else:
             try:
-                who, token = self.tokens.issue(msg.get("name", ""))
+                name = check_name(msg.get("name", ""))
             except ValueError as exc:
                 return error(Code.BAD_NAME, f"hello needs a token or a usable name: {exc}")
+            # Identities are free, so each budget per identity is only worth as much as
+            # this one: new identities per address.
+            wait = self._identities.take(address_key(conn.address))
+            if wait is not None:
+                return error(Code.TOO_MANY_IDENTITIES, "too many new players from your "
+                             "address; say hello with the token you were given, or try "
+                             "again later", retry_after=retry(wait))
+            who, token = self.tokens.issue(name)
         conn.player, conn.name = who.player, who.name
         mine = []
         for mid, actor in sorted(self.actors.items()):
@@ -139,7 +172,16 @@ class Lobby:
             conn.push({"t": "pong"})
             return
         handler = getattr(self, f"_on_{t}")
-        await handler(conn, msg)
+        try:
+            await handler(conn, msg)
+        except StoreUnavailable as exc:
+            # The store is down (Redis restarting, disk full): nothing was done, and
+            # the same message will work once it is back.
+            _outages.error("store", "the store is unavailable; answering busy", exc,
+                           level=logging.WARNING)
+            raise BadRequest(Code.BUSY, "the server cannot reach its storage right now; "
+                             "resend the same message shortly", msg.get("id"),
+                             retry_after=self.limits.store_retry_after) from exc
 
     async def detach(self, conn: Connection) -> None:
         for key, w in list(self.queue.items()):
@@ -174,6 +216,9 @@ class Lobby:
         actor = Actor(core, self.store, owner=self.owner, limits=self.limits.actor,
                       clock=self.clock, stats=self.stats)
         self.actors[core.match_id] = actor
+        for info in core.seats:
+            if info is not None and info.bot is None:
+                self._hold(core.match_id, info.player)
         for entry in core.meta.get("requests") or []:  # from a snapshot: see _remember_id
             if isinstance(entry, list) and len(entry) == 2:
                 self.recent[(str(entry[0]), str(entry[1]))] = core.match_id
@@ -219,7 +264,7 @@ class Lobby:
             return MatchCore.restore(
                 ruleset.game, ruleset.bots, snapshot, [unpack(e) for e in stored.log],
                 grace=self.limits.grace, waiting_ttl=self.limits.waiting_ttl,
-                reply_cache=self.limits.reply_cache)
+                waiting_grace=self.limits.waiting_grace, reply_cache=self.limits.reply_cache)
         except (games.UnknownGame, ValueError, KeyError) as exc:
             log.error("match %s cannot be restored: %s", mid, exc)
             return None
@@ -230,6 +275,7 @@ class Lobby:
         return MatchCore(ruleset.game, ruleset.bots, match_id=secrets.token_urlsafe(9),
                          config=config, seed=seed, now=self.clock(), clock=clock,
                          grace=self.limits.grace, waiting_ttl=self.limits.waiting_ttl,
+                         waiting_grace=self.limits.waiting_grace,
                          reply_cache=self.limits.reply_cache, meta=meta)
 
     async def _claim_code(self, match_id: str) -> str:
@@ -288,6 +334,80 @@ class Lobby:
             raise BadRequest(Code.BUSY, "the server is at its match limit; try later",
                              msg["id"])
 
+    # -- budgets --
+
+    def _hold(self, mid: str, player: str, address: str | None = None) -> None:
+        self._held.setdefault(f"p:{player}", set()).add(mid)
+        if address is not None:
+            self._held.setdefault(f"a:{address_key(address)}", set()).add(mid)
+
+    def _holding(self, key: str) -> list[MatchCore]:
+        """The matches not over that ``key`` holds (forgetting the others)."""
+        mids = self._held.get(key)
+        if not mids:
+            return []
+        live = [a.core for m in mids if (a := self.actors.get(m)) and a.core.status != "over"]
+        if live:
+            self._held[key] = {c.match_id for c in live}
+        else:
+            del self._held[key]
+        if len(self._held) > 4 * self.limits.max_live_matches:  # bound stale keys
+            for k in [k for k, ms in self._held.items() if not any(m in self.actors
+                                                                   for m in ms)]:
+                del self._held[k]
+        return live
+
+    def _may_hold(self, conn: Connection, msg: Message, *, waiting: bool) -> None:
+        """Refuse a new match its player or address could not hold at once."""
+        b, now = self.budgets, self.clock()
+        player, _ = self._player(conn)
+        for key, live_cap, waiting_cap in ((f"p:{player}", b.live_per_player,
+                                            b.waiting_per_player),
+                                           (f"a:{address_key(conn.address)}",
+                                            b.live_per_address, b.waiting_per_address)):
+            held = self._holding(key)
+            if live_cap > 0 and len(held) >= live_cap:
+                raise BadRequest(Code.TOO_MANY_MATCHES, f"you already have {len(held)} "
+                                 "matches going; finish one first", msg["id"],
+                                 retry_after=self.limits.clock.decision)
+            pending = [c for c in held if c.status == "waiting"]
+            if waiting and waiting_cap > 0 and len(pending) >= waiting_cap:
+                soonest = min(c.created + c.waiting_ttl for c in pending)
+                raise BadRequest(Code.TOO_MANY_WAITING, f"you already have {len(pending)} "
+                                 "matches waiting for an opponent; cancel one or wait",
+                                 msg["id"], retry_after=max(0.0, soonest - now))
+
+    def _take(self, msg: Message, code: str, what: str, *budgets: tuple[Rate, str]) -> None:
+        """Take one from each budget, or refuse (taking none) with the longest wait."""
+        waits = [w for rate, key in budgets if (w := rate.wait(key)) is not None]
+        if waits:
+            raise BadRequest(code, what, msg["id"], retry_after=max(waits))
+        for rate, key in budgets:
+            rate.take(key)
+
+    def _code_keys(self, conn: Connection) -> tuple[str, str]:
+        player, _ = self._player(conn)
+        return f"p:{player}", f"a:{address_key(conn.address)}"
+
+    async def _find_code(self, conn: Connection, msg: Message) -> str | None:
+        """The match an invite code names, under the code-guessing lockout: a code that
+        matches nothing counts against the sender's identity and address."""
+        keys = self._code_keys(conn)
+        locked = [w for k in keys if (w := self._code_misses.locked(k)) is not None]
+        if locked:
+            raise BadRequest(Code.LOCKED_OUT, "too many invite codes that matched nothing; "
+                             "check the code and try again later", msg["id"],
+                             retry_after=max(locked))
+        code = normalize_code(msg["code"])
+        mid = await self.store.find_code(code) if 0 < len(code) <= 32 else None
+        if mid is None:
+            self._missed(conn)
+        return mid
+
+    def _missed(self, conn: Connection) -> None:
+        for k in self._code_keys(conn):
+            self._code_misses.fail(k)
+
     def _offer(self, actor: Actor, cmd: Command, conn: Connection, re: MsgId) -> None:
         if not actor.offer(cmd, conn):
             conn.push(error(Code.BUSY, "this match is busy; resend the same message", re))
@@ -336,11 +456,16 @@ class Lobby:
             raise BadRequest(Code.UNKNOWN_BOT, f"no bot {bot!r}; this game has "
                              f"{sorted(ruleset.bots)}", msg["id"])
         private = bool(msg.get("private", False)) or bot is not None
+        self._may_hold(conn, msg, waiting=bot is None)
+        player, name = self._player(conn)
+        self._take(msg, Code.TOO_MANY_CREATES, "you have created too many matches lately; "
+                   "try again later", (self._creates, player),
+                   (self._creates_by_address, address_key(conn.address)))
         core = self._new_core(ruleset, config, clock, {"private": private, "quick": False})
         code = await self._claim_code(core.match_id)
         core.meta["code"] = code
-        player, name = self._player(conn)
         actor = await self._start(core)
+        self._hold(core.match_id, player, conn.address)
         self._remember(conn, msg["id"], core.match_id)
         conn.matches.add(core.match_id)
         self._offer(actor, Sit(0, player, name, conn=conn.id, re=msg["id"]), conn, msg["id"])
@@ -350,16 +475,20 @@ class Lobby:
     async def _on_join(self, conn: Connection, msg: Message) -> None:
         if self._resent(conn, msg):
             return
-        code = msg["code"].strip().upper()
-        mid = await self.store.find_code(code) if 0 < len(code) <= 16 else None
+        mid = await self._find_code(conn, msg)
         actor = self.actors.get(mid) if mid is not None else None
-        if actor is None:
-            raise BadRequest(Code.NOT_FOUND, f"no open match with code {code!r}", msg["id"])
         player, name = self._player(conn)
-        conn.matches.add(actor.match_id)
-        if actor.core.seat_of(player) is not None:
+        if actor is not None and actor.core.seat_of(player) is not None:
+            conn.matches.add(actor.match_id)
             self._offer(actor, Connect(conn.id, player, re=msg["id"]), conn, msg["id"])
             return
+        if actor is None or actor.core.status != "waiting":
+            # The same answer whether the code never existed, has ended or is taken: a
+            # guessed code tells nothing about a match the guesser cannot join.
+            raise BadRequest(Code.NOT_FOUND, "no open match has that invite code", msg["id"])
+        self._may_hold(conn, msg, waiting=False)
+        conn.matches.add(actor.match_id)
+        self._hold(actor.match_id, player, conn.address)
         self._remember(conn, msg["id"], actor.match_id)
         self._offer(actor, Sit(1, player, name, conn=conn.id, re=msg["id"]), conn, msg["id"])
 
@@ -379,6 +508,7 @@ class Lobby:
             waiting.conn = conn  # a resend (perhaps from a new connection): still queued
             conn.push({"t": "ack", "re": msg["id"], "queued": True})
             return
+        self._may_hold(conn, msg, waiting=False)
         if waiting is None or waiting.player == player:
             if any(w.player == player for w in self.queue.values()):
                 raise BadRequest(Code.ALREADY_QUEUED, "you are already waiting for a quick "
@@ -397,6 +527,7 @@ class Lobby:
         self._remember_id(waiting.player, repr(waiting.re), core.match_id)
         for seat, (c, p, n) in enumerate([(waiting.conn, waiting.player, waiting.name),
                                           (conn, player, name)]):
+            self._hold(core.match_id, p, c.address)
             c.matches.add(core.match_id)
             c.push({"t": "matched", "match": core.match_id, "seat": seat})
             actor.offer(Sit(seat, p, n, conn=c.id), c)
@@ -427,10 +558,13 @@ class Lobby:
                              Connect(conn.id, player, since=msg.get("since", 0), re=msg["id"]))
 
     async def _on_watch(self, conn: Connection, msg: Message) -> None:
+        player, _ = self._player(conn)
+        self._take(msg, Code.TOO_MANY_WATCHES, "too many watch requests; try again later",
+                   (self._watches, player),
+                   (self._watches_by_address, address_key(conn.address)))
         mid = msg.get("match")
         if mid is None and "code" in msg:
-            code = msg["code"].strip().upper()
-            mid = await self.store.find_code(code) if 0 < len(code) <= 16 else None
+            mid = await self._find_code(conn, msg)
         if mid is None:
             raise BadRequest(Code.NOT_FOUND if "code" in msg else Code.BAD_FIELD,
                              "watch needs a known match or code", msg["id"])

@@ -7,6 +7,7 @@ single place that decides whether a client message is well formed.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -48,6 +49,12 @@ class Code:
     UNKNOWN_GAME: Final = "unknown_game"
     UNKNOWN_BOT: Final = "unknown_bot"
     ALREADY_QUEUED: Final = "already_queued"
+    TOO_MANY_IDENTITIES: Final = "too_many_identities"  # close 1008
+    TOO_MANY_CREATES: Final = "too_many_creates"
+    TOO_MANY_WAITING: Final = "too_many_waiting"
+    TOO_MANY_MATCHES: Final = "too_many_matches"
+    TOO_MANY_WATCHES: Final = "too_many_watches"
+    LOCKED_OUT: Final = "locked_out"
     BUSY: Final = "busy"
     SHUTTING_DOWN: Final = "shutting_down"
     INTERNAL: Final = "internal"
@@ -80,11 +87,24 @@ class ProtocolViolation(Exception):
 class BadRequest(Exception):
     """A well-framed message that is wrong; answered with an ``error``, state unchanged."""
 
-    def __init__(self, code: str, message: str, re: MsgId | None = None) -> None:
+    def __init__(self, code: str, message: str, re: MsgId | None = None, *,
+                 retry_after: float | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.re = re
+        self.retry_after = retry_after
+
+    def reply(self) -> Message:
+        """The ``error`` message that answers it."""
+        if self.retry_after is None:
+            return error(self.code, self.message, self.re)
+        return error(self.code, self.message, self.re, retry_after=retry(self.retry_after))
+
+
+def retry(seconds: float) -> float:
+    """A ``retry_after`` value: seconds, rounded up to a tenth, at least 0.1."""
+    return max(0.1, math.ceil(seconds * 10) / 10)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +156,8 @@ def decode(frame: bytes | str, limits: Limits = Limits()) -> Message:
         raise ProtocolViolation(Code.NOT_BINARY, "frames must be binary msgpack",
                                 Close.UNSUPPORTED_DATA)
     try:
+        # Everything that looks inside the frame is in this ``try``: msgpack raises many
+        # types, and a check written in Python must not be the one that can crash.
         obj = msgpack.unpackb(
             frame,
             raw=False,
@@ -146,27 +168,39 @@ def decode(frame: bytes | str, limits: Limits = Limits()) -> Message:
             max_map_len=limits.max_map_len,
             max_ext_len=limits.max_ext_len,
         )
-    except Exception as exc:  # msgpack raises many types: all mean "bad frame"
-        reason = f"not valid msgpack within limits ({type(exc).__name__}: {exc})"
+        too_deep = _deeper_than(obj, limits.max_depth)
+    except Exception as exc:  # every failure here means "bad frame"
+        reason = f"not valid msgpack within limits ({type(exc).__name__})"
         raise ProtocolViolation(Code.BAD_MSGPACK, reason, Close.INVALID_DATA) from exc
-    if _depth(obj) > limits.max_depth:
+    if too_deep:
         raise ProtocolViolation(Code.BAD_MSGPACK, "message nested too deeply",
                                 Close.INVALID_DATA)
     if not isinstance(obj, dict) or not isinstance(obj.get("t"), str):
         raise BadRequest(Code.BAD_MESSAGE, "a message is a map with a string field 't'",
-                         _msg_id(obj))
+                         message_id(obj))
     return obj
 
 
-def _depth(obj: Any) -> int:
-    if isinstance(obj, dict):
-        return 1 + max((_depth(v) for v in obj.values()), default=0)
-    if isinstance(obj, list):
-        return 1 + max((_depth(v) for v in obj), default=0)
-    return 0
+def _deeper_than(obj: Any, limit: int) -> bool:
+    """Whether maps and arrays nest more than ``limit`` levels.  Iterative: a frame of
+    600 nested arrays (601 bytes) made a recursive check raise ``RecursionError``."""
+    stack: list[tuple[Any, int]] = [(obj, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
-def _msg_id(obj: Any) -> MsgId | None:
+def message_id(obj: Any) -> MsgId | None:
+    """The message's ``id`` if it has a valid one (for ``re``), else ``None``."""
     if isinstance(obj, dict):
         mid = obj.get("id")
         if _is_id(mid):
@@ -236,7 +270,7 @@ def validate(msg: Message) -> Message:
     """Check ``msg``'s fields against its type's schema; raises :class:`BadRequest`."""
     t = msg["t"]
     schema = SCHEMAS.get(t)
-    re = _msg_id(msg)
+    re = message_id(msg)
     if schema is None:
         raise BadRequest(Code.UNKNOWN_TYPE, f"unknown message type {t!r}", re)
     for name, field in schema.items():

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import logging
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -20,6 +20,7 @@ import anyio
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
+from .errlog import Throttled
 from .protocol import (
     BadRequest,
     Close,
@@ -31,10 +32,14 @@ from .protocol import (
     decode,
     encode,
     error,
+    message_id,
+    retry,
     validate,
 )
 
 log = logging.getLogger(__name__)
+failures = Throttled(log)
+"""Failures a client's frames reach: one line per kind per interval (see errlog)."""
 _ids = itertools.count(1)
 
 
@@ -55,10 +60,39 @@ class TransportLimits:
     unpack: Limits = field(default_factory=Limits)
 
 
+@dataclass(slots=True)
+class Bucket:
+    """A message-rate token bucket."""
+
+    tokens: float
+    at: float
+
+
+class Buckets:
+    """Message-rate buckets kept per identity, shared by its connections: reconnecting
+    (or opening more tabs) does not refill the rate.  At most ``max_keys`` identities
+    are remembered, the least recently seen forgotten first."""
+
+    def __init__(self, limits: TransportLimits, *, max_keys: int = 100_000) -> None:
+        self.limits = limits
+        self.max_keys = max_keys
+        self._by_player: OrderedDict[str, Bucket] = OrderedDict()
+
+    def get(self, player: str) -> Bucket:
+        b = self._by_player.get(player)
+        if b is None:
+            b = self._by_player[player] = Bucket(self.limits.burst, time.monotonic())
+            while len(self._by_player) > self.max_keys:
+                self._by_player.popitem(last=False)
+        else:
+            self._by_player.move_to_end(player)
+        return b
+
+
 class Hub(Protocol):
     """The application side of a connection (see :mod:`.lobby`)."""
 
-    def hello(self, conn: Connection, msg: Message) -> Message: ...
+    async def hello(self, conn: Connection, msg: Message) -> Message: ...
 
     async def dispatch(self, conn: Connection, msg: Message) -> None: ...
 
@@ -68,9 +102,12 @@ class Hub(Protocol):
 class Connection:
     """One client connection as the rest of the server sees it."""
 
-    def __init__(self, ws: ServerConnection, limits: TransportLimits) -> None:
+    def __init__(self, ws: ServerConnection, limits: TransportLimits, *,
+                 address: str = "?") -> None:
         self.id = next(_ids)
         self.ws = ws
+        self.address = address
+        """The client's address (``addresses.client_address``: through trusted proxies)."""
         self.limits = limits
         self.player: str | None = None
         self.name: str | None = None
@@ -80,8 +117,8 @@ class Connection:
         self._wake = anyio.Event()  # set when the queue or ``closing`` changes
         self._ended = False  # the writer is gone: nothing more will be sent
         self._scope: anyio.CancelScope | None = None
-        self._tokens = limits.burst
-        self._last = time.monotonic()
+        self.bucket = Bucket(limits.burst, time.monotonic())
+        """The message-rate bucket: this connection's until hello, then its identity's."""
         self._refunds: dict[str, tuple[int | None, int]] = {}  # match -> (state, refunds)
         self._refused = 0  # refusals over the rate since the last log line
         self._refused_logged: float | None = None
@@ -104,12 +141,16 @@ class Connection:
 
     def take_token(self) -> bool:
         """Token-bucket rate limit; ``False`` when over the rate."""
+        b = self.bucket
         now = time.monotonic()
-        self._tokens = min(self.limits.burst,
-                           self._tokens + (now - self._last) * self.limits.rate)
-        self._last = now
-        self._tokens -= 1
-        return self._tokens >= 0
+        b.tokens = min(self.limits.burst, b.tokens + (now - b.at) * self.limits.rate)
+        b.at = now
+        b.tokens -= 1
+        return b.tokens >= 0
+
+    def wait_for_token(self) -> float:
+        """Seconds until the bucket holds a whole token again."""
+        return max(0.0, (1 - self.bucket.tokens) / self.limits.rate)
 
     def refund(self, match: str, state: int | None, *, per_state: int = 2) -> None:
         """Give back the token a message took: the lobby calls it for a decision the
@@ -122,7 +163,7 @@ class Connection:
         if seen != state:
             count = 0
         if count < per_state:
-            self._tokens = min(self.limits.burst, self._tokens + 1)
+            self.bucket.tokens = min(self.limits.burst, self.bucket.tokens + 1)
             self._refunds[match] = (state, count + 1)
 
     def note_refusal(self) -> None:
@@ -140,7 +181,7 @@ class Connection:
 
     @property
     def abusive(self) -> bool:
-        return self._tokens < -self.limits.burst
+        return self.bucket.tokens < -self.limits.burst
 
     async def _writer(self, done: anyio.CancelScope) -> None:
         """Send what is queued; messages queued together go out as one frame.  Once
@@ -169,14 +210,16 @@ class Connection:
         done.cancel()
 
 
-async def serve_connection(ws: ServerConnection, hub: Hub, limits: TransportLimits) -> None:
-    """The whole life of one connection."""
-    conn = Connection(ws, limits)
+async def serve_connection(ws: ServerConnection, hub: Hub, limits: TransportLimits, *,
+                           address: str = "?", buckets: Buckets | None = None) -> None:
+    """The whole life of one connection from ``address`` (the client's); with
+    ``buckets``, its message rate is its identity's, shared with its other connections."""
+    conn = Connection(ws, limits, address=address)
     try:
         async with anyio.create_task_group() as tg:
             tg.start_soon(conn._writer, tg.cancel_scope)
             try:
-                await _converse(conn, hub)
+                await _converse(conn, hub, buckets)
             except ConnectionClosed:
                 pass
             except ProtocolViolation as v:
@@ -186,8 +229,8 @@ async def serve_connection(ws: ServerConnection, hub: Hub, limits: TransportLimi
                 why = Code.HANDSHAKE_TIMEOUT if conn.player is None else Code.IDLE_TIMEOUT
                 conn.push(error(why, "closing: no message in time"))
                 conn.close(Close.POLICY, why)
-            except Exception:
-                log.exception("connection %d failed", conn.id)
+            except Exception as exc:
+                failures.error("connection", "a connection failed", exc)
                 conn.push(error(Code.INTERNAL, "server error; please reconnect"))
                 conn.close(Close.INTERNAL_ERROR, Code.INTERNAL)
             conn.close(Close.NORMAL, "bye")  # no-op if already closing
@@ -205,19 +248,19 @@ async def serve_connection(ws: ServerConnection, hub: Hub, limits: TransportLimi
                     await ws.close(code, reason)
 
 
-async def _converse(conn: Connection, hub: Hub) -> None:
+async def _converse(conn: Connection, hub: Hub, buckets: Buckets | None) -> None:
     limits = conn.limits
     with anyio.fail_after(limits.handshake_timeout):
         first = await conn.ws.recv()
     try:
-        msg = decode(first, limits.unpack)
-        validate(msg)
+        hello = decode(first, limits.unpack)
+        if hello["t"] != "hello":  # before its fields: what it lacks is being a hello
+            raise ProtocolViolation(Code.HELLO_REQUIRED, "the first message must be hello",
+                                    Close.POLICY)
+        validate(hello)
     except BadRequest as bad:
         raise ProtocolViolation(bad.code, bad.message, Close.PROTOCOL_ERROR) from bad
-    if msg["t"] != "hello":
-        raise ProtocolViolation(Code.HELLO_REQUIRED, "the first message must be hello",
-                                Close.POLICY)
-    welcome = hub.hello(conn, msg)
+    welcome = await hub.hello(conn, hello)
     if welcome["t"] == "welcome":
         # Clients pace themselves to these instead of learning the rate by refusals.
         welcome["limits"] = {"rate": limits.rate, "burst": limits.burst,
@@ -228,6 +271,8 @@ async def _converse(conn: Connection, hub: Hub) -> None:
             Close.POLICY)
         conn.close(close, welcome["code"])
         return
+    if buckets is not None and conn.player is not None:
+        conn.bucket = buckets.get(conn.player)
     while conn.closing is None:
         with anyio.fail_after(limits.idle_timeout):
             frame = await conn.ws.recv()
@@ -236,9 +281,11 @@ async def _converse(conn: Connection, hub: Hub) -> None:
                 raise ProtocolViolation(Code.RATE_LIMITED, "far over the message rate",
                                         Close.POLICY)
             conn.push(error(Code.RATE_LIMITED, f"over {limits.rate:g} messages per second; "
-                            "this message was not processed"))
+                            "this message was not processed",
+                            retry_after=retry(conn.wait_for_token())))
             conn.note_refusal()
             continue
+        msg: Message | None = None
         try:
             msg = decode(frame, limits.unpack)
             validate(msg)
@@ -246,4 +293,13 @@ async def _converse(conn: Connection, hub: Hub) -> None:
                 raise BadRequest(Code.BAD_MESSAGE, "hello was already received", msg.get("id"))
             await hub.dispatch(conn, msg)
         except BadRequest as bad:
-            conn.push(error(bad.code, bad.message, bad.re))
+            conn.push(bad.reply())
+        except (ProtocolViolation, ConnectionClosed):
+            raise
+        except Exception as exc:
+            # A bug reached by this message: answer it and keep the connection (a match
+            # actor rebuilds itself from the store after its own failures), and log
+            # one line, not a traceback a client could repeat a thousand times a second.
+            failures.error("message", "a message failed", exc)
+            conn.push(error(Code.INTERNAL, "the server failed on this message; "
+                            "please try again", message_id(msg)))

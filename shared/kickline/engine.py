@@ -2282,13 +2282,21 @@ def _subs_left(c: Ctx, f: Frame) -> int:
 
 
 def _incoming(c: Ctx, side: int) -> list[int]:
-    """14.6: the bench first; once it has drained, healthy back-bench players."""
+    """14.6: healthy bench players first; once none is left, healthy back-bench players.
+
+    14.6.2 bars an injured player "from either bench", so injury is read on both.  An
+    injured player left on the bench does not hold the back bench shut: 14.6.4 names the
+    only side with nobody to bring on (bench empty, back bench all injured), so the bench
+    counts as drained once nobody on it may come on (RULING_BENCH_DRAINED_OF_THE_HEALTHY).
+    """
     base = side * 9
-    bench = [i for i in range(base, base + 9) if c.players[i].status == "B"]
-    if bench:
-        return bench
-    return [i for i in range(base, base + 9)
-            if c.players[i].status == "X" and not c.players[i].injured]
+    ps = c.players
+    for status in ("B", "X"):
+        ready = [i for i in range(base, base + 9)
+                 if ps[i].status == status and not ps[i].injured]
+        if ready:
+            return ready
+    return []
 
 
 # Decision texts built once: a random coach asks for these lists thousands of times.

@@ -93,6 +93,7 @@ RULING_OWN_GOAL_SURVIVOR_CARRIES = True  # 4.2.2e vs 11.3.2: carrier if still on
 RULING_SKIP_MEANS_NO_REPLY = True  # 14.4.2: a Choice finished with no action is a pass
 RULING_PASSER_MAY_CHASE_OWN_LOOSE_PASS = True  # 6.7.5 vs 10.4.4: not a reception
 RULING_FORCED_DECISIONS_AUTOMATIC = True  # 9.3.1, 4.2.1: one option is no choice
+RULING_BENCH_DRAINED_OF_THE_HEALTHY = True  # 14.6.1 vs 14.6.4: injured sitters don't count
 
 ROLL_LAW = {
     "test": "6.4.1",

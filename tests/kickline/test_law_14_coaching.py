@@ -158,6 +158,24 @@ def test_14_6_2_and_14_6_3_injured_never_returns_back_bench_keeps_half() -> None
     assert m.tokens("h2") == 0
 
 
+def test_14_6_2_an_injured_player_on_the_bench_is_never_offered() -> None:
+    """14.6.2: "never ... from either bench".  h2 sits injured on the bench beside a healthy
+    h5: only h5 is offered, and a substitution bringing h2 on is refused, changing nothing."""
+    m = _timeout(bench=["h2", "h5"], injured=["h2"])
+    assert {d.split()[2] for d in _subs(m)} == {"h5"}
+    assert refused(m.state, 0, "sub h3 h2")
+
+
+def test_14_6_4_an_injured_bench_player_leaves_the_back_bench_open() -> None:
+    """14.6.1 read with 14.6.4 (RULING_BENCH_DRAINED_OF_THE_HEALTHY): the bench holds only
+    the injured h2, so nobody there may come on, and the healthy back bench (h5, h8) may."""
+    m = _timeout(bench=["h2"], injured=["h2"], tokens={"h5": 3})
+    assert {d.split()[2] for d in _subs(m)} == {"h5", "h8"}
+    assert refused(m.state, 0, "sub h3 h2")
+    m.do("sub h3 h5")
+    assert m.state.players[parse_pid("h5")].status == "F" and m.tokens("h5") == 1
+
+
 def test_14_6_4_nobody_to_bring_on() -> None:
     """14.6.4, 13.3.1: bench empty and the back bench all injured: no substitution at all,
     but the Choice itself is still there."""

@@ -277,4 +277,4 @@ def test_bot_reports_a_refused_join(
     p = bot(s.port, "--join", "NOSUCH", "--game", "toy")
     out, err = p.communicate(timeout=30)
     assert p.returncode == 1 and out == ""
-    assert err == "kickline: not_found: no open match with code 'NOSUCH'\n"
+    assert err.startswith("kickline: not_found: no open match") and err.count("\n") == 1

@@ -434,3 +434,25 @@ def test_seating_twice() -> None:
     h2.do(Sit(0, A, "A", conn=1))
     h2.do(Sit(1, "bot", "Bot", bot="nonesuch", conn=1, re="b"))
     assert h2.take(1)[-1]["code"] == "unknown_bot"
+
+
+def test_a_waiting_match_expires_soon_after_its_creator_leaves() -> None:
+    h = Host(new_core(waiting_ttl=3600.0, waiting_grace=120.0))
+    h.do(Sit(0, A, "Alice", conn=1, re="c"), now=0.0)
+    assert h.timers == {"expire": 3600.0}
+    h.do(Disconnect(1), now=10.0)
+    assert h.timers == {"expire": 130.0}  # gone: the grace, not the hour
+    h.do(Connect(3, A), now=100.0)  # back in time (another tab, a reload)
+    assert h.timers == {"expire": 3600.0}
+    h.do(Disconnect(3), now=200.0)
+    h.do(TimerFired("expire"), now=320.0)
+    assert h.core.status == "over" and h.finished["reason"] == "expired"
+
+
+def test_after_a_restart_a_waiting_creator_has_the_grace_to_come_back() -> None:
+    h = Host(new_core(waiting_grace=120.0))
+    h.do(Sit(0, A, "Alice", conn=1, re="c"), now=0.0)
+    core = MatchCore.restore(toy.GAME, toy.BOTS, h.snapshot, h.log, waiting_grace=120.0)
+    again = Host(core)
+    again.do(Resume(), now=1000.0)
+    assert again.timers == {"expire": 1120.0}

@@ -50,3 +50,13 @@ def test_secret_is_generated_once_and_kept(tmp_path: Path) -> None:
 def test_short_secret_refused() -> None:
     with pytest.raises(ValueError):
         Tokens(b"short")
+
+
+@pytest.mark.parametrize("where", ["mac", "payload", "prefix"])
+def test_non_ascii_tokens_are_refused_not_crashed_on(where: str) -> None:
+    t = Tokens(b"k" * 32)
+    _, token = t.issue("Ada")
+    prefix, payload, mac = token.split(".")
+    parts = {"prefix": prefix, "payload": payload, "mac": mac}
+    parts[where] = parts[where][:-1] + "é"
+    assert t.verify(".".join(parts.values())) is None

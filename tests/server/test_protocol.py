@@ -100,3 +100,31 @@ def test_error_message_shape() -> None:
     assert p.error("x", "why", 3, match="m") == {
         "t": "error", "code": "x", "message": "why", "re": 3, "match": "m"}
     assert "re" not in p.error("x", "why")
+
+
+def test_deep_nesting_is_a_bad_frame_not_a_crash() -> None:
+    # 1 000 nested arrays in 1 001 bytes (under msgpack's own stack limit): a recursive
+    # depth check raised RecursionError, which escaped as ``internal``.
+    frame = b"\x91" * 1000 + b"\x01"
+    with pytest.raises(p.ProtocolViolation) as e:
+        p.decode(frame, p.Limits(max_array_len=64))
+    assert (e.value.code, e.value.close_code) == (p.Code.BAD_MSGPACK, p.Close.INVALID_DATA)
+
+
+def test_nesting_at_the_limit_is_fine_one_more_is_not() -> None:
+    def nested(levels: int) -> Any:
+        obj: Any = 1
+        for _ in range(levels - 1):
+            obj = [obj]
+        return {"t": "x", "a": obj}
+
+    assert p.decode(msgpack.packb(nested(6)))["t"] == "x"
+    with pytest.raises(p.ProtocolViolation):
+        p.decode(msgpack.packb(nested(7)))
+
+
+def test_a_refusal_with_retry_after_says_when() -> None:
+    bad = p.BadRequest(p.Code.BUSY, "later", 4, retry_after=1.234)
+    assert bad.reply() == {"t": "error", "code": "busy", "message": "later", "re": 4,
+                           "retry_after": 1.3}
+    assert "retry_after" not in p.BadRequest(p.Code.BUSY, "later").reply()

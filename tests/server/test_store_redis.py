@@ -119,3 +119,28 @@ async def test_one_server_per_match_and_adoption_when_it_goes(
                 tg.start_soon(one, "a", sa)
                 tg.start_soon(one, "b", sb)
     assert results["a"]["result"] == results["b"]["result"]
+
+
+async def test_a_redis_outage_answers_busy_with_retry_after(
+    serve: Any, server_config: Any, redis_proc: Any, key_prefix: str, client: Any,
+    caplog: Any
+) -> None:
+
+    config = server_config(redis_url=redis_proc.url, redis_prefix=key_prefix)
+    async with serve(config) as url, client(url) as a:
+        await a.hello("a")
+        await a.send({"t": "create", "id": "m", **TOY})
+        made = await a.expect("ack", re="m")
+        await anyio.to_thread.run_sync(lambda: redis_proc.stop(kill=True))
+        caplog.clear()
+        for i, msg in enumerate([{"t": "create", **TOY}, {"t": "join", "code": "ABCDEF"},
+                                 {"t": "open", "match": "nosuchmatch"},
+                                 {"t": "watch", "code": "ABCDEF"}]):
+            await a.send({**msg, "id": i})
+            err = await a.expect("error", re=i)
+            assert err["code"] == "busy" and err["retry_after"] > 0, err
+        assert not [r for r in caplog.records if r.exc_info]
+        assert len([r for r in caplog.records if "unavailable" in r.getMessage()]) == 1
+        await anyio.to_thread.run_sync(redis_proc.start)
+        await a.send({"t": "join", "id": "again", "code": made["code"]})
+        assert (await a.expect("ack", re="again"))["match"] == made["match"]

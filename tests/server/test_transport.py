@@ -3,6 +3,7 @@ changes nothing."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import anyio
@@ -359,3 +360,68 @@ async def test_a_full_send_queue_closes_1013_after_sending_what_is_queued() -> N
         ws.gate.set()
     got = [m["n"] for f in ws.frames for m in decode_replies(f)]
     assert got == [0, 1, 2, 3]
+
+
+async def test_deep_nesting_before_hello_is_bad_msgpack(serve: Any, server_config: Any,
+                                                        client: Any) -> None:
+    async with serve(server_config()) as url, client(url) as c:
+        await c.ws.send(b"\x91" * 600 + b"\x01")  # 601 bytes, 600 levels
+        got_close, msgs = await closed_with(c)
+        assert got_close == 1007 and msgs[-1]["code"] == "bad_msgpack"
+
+
+async def test_a_non_ascii_token_is_a_bad_token(serve: Any, server_config: Any, client: Any
+                                                ) -> None:
+    async with serve(server_config()) as url:
+        async with client(url) as c:
+            token = (await c.hello())["token"]
+        async with client(url) as c:
+            await c.send({"t": "hello", "versions": [1], "token": token[:-1] + "é"})
+            got_close, msgs = await closed_with(c)
+            assert got_close == 1008 and msgs[-1]["code"] == "bad_token"
+
+
+@pytest.mark.parametrize("first", [{"t": "decide"}, {"t": "create", "id": 1},
+                                   {"t": "ping", "extra": 1}])
+async def test_any_other_first_message_is_hello_required(serve: Any, server_config: Any,
+                                                         client: Any, first: dict[str, Any]
+                                                         ) -> None:
+    async with serve(server_config()) as url, client(url) as c:
+        await c.send(first)
+        got_close, msgs = await closed_with(c)
+        assert got_close == 1008 and msgs[-1]["code"] == "hello_required"
+
+
+async def test_a_bug_reached_by_a_message_is_one_log_line_and_the_connection_stays(
+    serve: Any, server_config: Any, client: Any, caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kickline_server.lobby import Lobby
+
+    async def broken(self: Any, conn: Any, msg: Any) -> None:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(Lobby, "_on_list", broken)
+    async with serve(server_config()) as url, client(url) as c:
+        await c.hello()
+        caplog.clear()
+        for i in range(20):
+            await c.send({"t": "list", "id": i})
+            err = await c.expect("error")
+            assert err["code"] == "internal" and err["re"] == i
+        await c.send({"t": "ping"})
+        assert await c.expect("pong")
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and errors[0].exc_info is None
+    assert "ZeroDivisionError: a bug" in errors[0].getMessage()
+
+
+async def test_the_rate_limit_says_when_to_retry(serve: Any, server_config: Any, client: Any
+                                                 ) -> None:
+    config = server_config(transport=TransportLimits(rate=2, burst=2))
+    async with serve(config) as url, client(url) as c:
+        await c.hello()
+        for _ in range(3):
+            await c.send({"t": "ping"})
+        err = await c.expect("error")
+        assert err["code"] == "rate_limited" and 0 < err["retry_after"] <= 1.0

@@ -1,0 +1,182 @@
+// The match on screen: what the server last said about it (prompt, events, result), the
+// decision in flight, and the narration so far.  The server is the authority: the
+// screen only ever shows the last view the server sent; a decision is "sending" until
+// the server's next prompt or error arrives.
+import { app, LS, update, on, flash, go, errorWords, online } from "./app.js";
+import { route } from "./router.js";
+import { W } from "./words.js";
+
+export function newMatch(id) {
+  return {
+    id, seat: null, code: null, prompt: null, lines: [], cursor: 0, over: null,
+    pending: null, presence: {}, prevPos: null, previewLegal: null, replay: null, verified: null,
+    commit: null,
+  };
+}
+
+export const seatSide = (view, seat) => {
+  if (!view || view.home_seat < 0 || seat === null || seat === undefined) return null;
+  return view.home_seat === seat ? "home" : "visitors";
+};
+
+// The match a route names: #/m/<id> (playing) or #/w/<id> (watching).
+export function enterMatch(r) {
+  if (!app.match || app.match.id !== r.arg) app.match = newMatch(r.arg);
+  LS.set("match", r.what === "m" ? r.arg : null);
+  attach();
+}
+
+// Ask the server for what the route shows; called on every (re)connect too.
+export function attach() {
+  const r = route();
+  if (!online()) return;
+  if (r.what === "m" && r.arg) {
+    app.link.send({ t: "open", id: `open:${r.arg}:${Date.now()}`, match: r.arg, since: app.match ? app.match.cursor : 0 });
+  } else if (r.what === "w" && r.arg) {
+    app.link.send({ t: "watch", id: `watch:${r.arg}:${Date.now()}`, match: r.arg, since: app.match ? app.match.cursor : 0 });
+  } else if (r.what === "join" && r.arg) {
+    app.link.request({ t: "join", id: `join:${r.arg}`, code: r.arg }).then((m) => {
+      if (m.t === "ack" && m.match) { app.match = newMatch(m.match); app.match.seat = m.seat; go(`#/m/${m.match}`); }
+      else if (m.t === "error") { flash(errorWords(m)); go("#/"); }
+    }).catch(() => {});
+  } else if (r.what === "watch" && r.arg) {
+    app.link.request({ t: "watch", id: `watchc:${r.arg}:${Date.now()}`, code: r.arg }).then((m) => {
+      if (m.t === "ack" && m.match) { app.match = app.match && app.match.id === m.match ? app.match : newMatch(m.match); go(`#/w/${m.match}`); }
+      else if (m.t === "error") { flash(errorWords(m)); go("#/"); }
+    }).catch(() => {});
+  }
+}
+
+function onPrompt(m) {
+  const mm = app.match;
+  if (!mm || m.match !== mm.id) return;
+  const first = app.stats.firstPromptAt === null && m.legal && m.legal.length;
+  const before = mm.prompt && mm.prompt.view;
+  mm.prevPos = before ? new Map(before.players.map((p) => [p.id, p.space])) : null;
+  mm.seat = m.seat;
+  mm.code = m.code || mm.code;
+  mm.commit = mm.commit || m.commit;
+  // Events from..next; drop what we already narrated (a resent prompt after reconnect).
+  const skip = Math.max(0, mm.cursor - m.from);
+  const fresh = m.from <= mm.cursor ? m.events.slice(skip) : m.events;
+  const view = m.view;
+  // A decision of ours that we did not send: our clock ran out and the server played
+  // the default.  Only on live updates (not the history replayed after a reload).
+  if (mm.prompt && mm.seat !== null && mm.seat !== undefined) {
+    const mine = fresh.find((e) => (e.t === "decision" || e.t === "chosen") && e.seat === mm.seat);
+    if (mine && !mm.pending) flash(W.UI.match.timedOut(mine.decision ? W.describe(mine.decision, view) : null), "error");
+  }
+  for (const e of fresh) {
+    const line = W.narrate(e, view);
+    if (line) mm.lines.push({ text: line, law: e.law, t: e.t });
+  }
+  if (mm.lines.length > 400) mm.lines.splice(0, mm.lines.length - 400);
+  mm.cursor = Math.max(mm.cursor, m.next);
+  const changed = !mm.prompt || mm.prompt.version !== m.version;
+  mm.prompt = m;
+  if (changed) mm.pending = null;
+  else if (mm.pending && mm.pending.lost && online()) { mm.pending.lost = false; send(mm.pending); }
+  mm.previewLegal = null;
+  if (m.status === "playing" && mm.seat !== null && mm.seat !== undefined) LS.set("match", mm.id);
+  // Ask the worker first: it computes while this thread draws the prompt.
+  runPreview();
+  update();
+  if (first) {
+    app.stats.firstPromptAt = performance.now();
+    app.onFirstPrompt && app.onFirstPrompt();
+  }
+}
+
+function onError(m) {
+  app.stats.errors++;
+  const mm = app.match;
+  if (mm && m.match && m.match !== mm.id) return;
+  const lobbyRe = typeof m.re === "string" && /^(join|watchc|lobby|create|quick|list):/.test(m.re);
+  if (m.code === "bad_token") LS.set("token", null);
+  // The match we tried to open is gone (or not ours): forget it and go home.
+  if (typeof m.re === "string" && /^(open|watch):/.test(m.re) && ["not_found", "not_your_seat", "bad_field"].includes(m.code)) {
+    LS.set("match", null);
+    flash(errorWords(m), "error");
+    app.match = null;
+    go("#/");
+    return;
+  }
+  if (!lobbyRe) flash(errorWords(m), "error");
+  if (mm && m.view && m.legal) {
+    // The server's own view rides on a refused decision: show exactly that.
+    app.stats.resyncs++;
+    mm.pending = null;
+    mm.prompt = { ...(mm.prompt || {}), view: m.view, legal: m.legal, version: m.version, turns: m.turns, to_act: m.view.to_act };
+    update();
+    runPreview();
+  } else if (mm && m.match === mm.id) {
+    // No view attached: ask for the match again so the screen matches the server.
+    app.stats.resyncs++;
+    mm.pending = null;
+    attach();
+    update();
+  }
+}
+
+export async function runPreview() {
+  const mm = app.match;
+  if (!mm || !mm.prompt || !mm.prompt.legal || !mm.prompt.legal.length || !app.preview.ready) return;
+  const version = mm.prompt.version;
+  try {
+    const legal = await app.preview.legal(mm.prompt.view, mm.prompt.legal);
+    if (app.match === mm && mm.prompt.version === version) { mm.previewLegal = legal; update(); }
+  } catch (e) { /* the server's list stands */ }
+}
+
+// ---- decisions --------------------------------------------------------------------
+
+let attempt = 0;
+export function decide(text) {
+  const mm = app.match;
+  if (!mm || !mm.prompt || mm.pending) return;
+  if (!online()) { flash(W.UI.match.offline, "error"); return; }
+  const p = mm.prompt;
+  const msg = { t: "decide", id: `${mm.seat}:${p.version}:${++attempt}`, match: mm.id, version: p.version, decision: text, seat: mm.seat };
+  mm.pending = { text, version: p.version, msg, acked: false };
+  app.stats.decisions++;
+  update();
+  send(mm.pending);
+}
+
+function send(pending) {
+  app.link.request(pending.msg).then((reply) => {
+    if (reply.t === "ack") pending.acked = true;
+  }).catch(() => {
+    pending.lost = true;
+    // Kept: after the reconnect it is sent again with the same id, which the server
+    // applies at most once.
+    if (app.match && app.match.pending === pending) {
+      flash(W.UI.match.dropped, "error");
+      update();
+    }
+  });
+}
+
+export function resign() {
+  const mm = app.match;
+  if (!mm || mm.seat === null || mm.seat === undefined) return;
+  app.link.request({ t: "resign", match: mm.id, seat: mm.seat }).catch(() => {});
+}
+
+// ---- subscriptions ---------------------------------------------------------------
+
+on("prompt", onPrompt);
+on("error", onError);
+on("over", (m) => {
+  if (app.match && m.match === app.match.id) { app.match.over = m; LS.set("match", null); update(); }
+});
+on("presence", (m) => {
+  if (app.match && m.match === app.match.id) { app.match.presence[m.seat] = m.state; update(); }
+});
+on("matched", (m) => {
+  app.queued = false;
+  app.match = newMatch(m.match);
+  app.match.seat = m.seat;
+  go(`#/m/${m.match}`);
+});
+on("welcome", () => attach());

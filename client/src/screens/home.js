@@ -1,0 +1,90 @@
+// The lobby: who you are, your running matches, the match settings, and the ways to
+// start or find a match.
+import { html, nothing } from "lit-html";
+import { app, LS, update, go, flash, errorWords, online, request, on } from "../app.js";
+import { newMatch } from "../match-model.js";
+import { addScreen } from "../router.js";
+import { slot } from "../slots.js";
+import { W } from "../words.js";
+
+const MODES = ["training", "standard", "advanced"];
+const TEAMS = ["training", "fire-demons", "cyborgs", "telekinetics", "oozes"];
+
+// The lobby's choices, kept between visits.  teams[0] is always the player's own team:
+// they take seat 0 when creating, and a quick match reads teams[0] as theirs.
+export function config() {
+  const b = Number(LS.get("board") || 7);
+  const pick = (k, list, dflt) => { const v = LS.get(k); return list.includes(v) ? v : dflt; };
+  return { mode: pick("mode", MODES, "training"), board: b === 9 ? 9 : 7, teams: [pick("team", TEAMS, "training"), pick("opponent", TEAMS, "training")] };
+}
+
+function teamSelect(id, label, current, key) {
+  return html`<label class="team-pick">${label}
+    <select id=${id} @change=${(e) => { LS.set(key, e.target.value); update(); }}>
+      ${TEAMS.map((v) => html`<option value=${v} ?selected=${v === current}>${W.TEAMS[v]}</option>`)}
+    </select></label>`;
+}
+
+function lobby(msg) {
+  request(msg).then((m) => {
+    if (m.t === "error") { flash(errorWords(m), "error"); return; }
+    if (m.match) { app.match = newMatch(m.match); app.match.seat = m.seat; app.match.code = m.code; go(`#/m/${m.match}`); }
+  }).catch(() => flash(W.UI.home.notConnected, "error"));
+}
+
+function view() {
+  const H = W.UI.home;
+  const name = (app.welcome && app.welcome.name) || LS.get("name");
+  const cfg = config();
+  const on = online();
+  const mine = ((app.welcome && app.welcome.matches) || []).filter((m) => m.status !== "over");
+  const codeValue = () => (document.querySelector("#code").value || "").trim().toUpperCase();
+  return html`<section class="home">
+    <p>${H.playingAs} <b>${name || "…"}</b>
+      <button class="link" type="button" id="rename" @click=${() => { LS.set("token", null); LS.set("name", null); app.welcome = null; go("#/"); update(); }}>${H.change}</button></p>
+    ${mine.length ? html`<div class="resume"><h2>${H.yourMatches}</h2>${mine.map((m) => html`
+      <button class="btn primary" type="button" data-resume=${m.match} @click=${() => go(`#/m/${m.match}`)}>${H.resume(m.status)}</button>`)}</div>` : nothing}
+    <h3>${H.board}</h3>
+    ${boardSeg(cfg)}
+    <h3>${H.mode}</h3>
+    ${modeSeg(cfg)}
+    <p class="hint">${W.MODE_HINTS[cfg.mode]}</p>
+    <div class="row teams">${teamSelect("team", H.yourTeam, cfg.teams[0], "team")}${teamSelect("opponent", H.opponentTeam, cfg.teams[1], "opponent")}</div>
+    <div class="grid actions">
+      <button class="btn primary" type="button" id="vs-bot" ?disabled=${!on} @click=${() => lobby({ t: "create", game: "kickline", config: config(), bot: "greedy" })}>${H.vsBot}</button>
+      <button class="btn" type="button" id="quick" ?disabled=${!on} @click=${() => lobby({ t: "quick", game: "kickline", config: config() })}>${H.quick}</button>
+      <button class="btn" type="button" id="create" ?disabled=${!on} @click=${() => lobby({ t: "create", game: "kickline", config: config(), private: true })}>${H.create}</button>
+    </div>
+    ${app.queued ? html`<div class="waiting"><p>${H.looking}</p>
+      <button class="btn" type="button" id="cancel-quick" @click=${() => { request({ t: "cancel" }).catch(() => {}); app.queued = false; update(); }}>${H.cancel}</button></div>` : nothing}
+    ${slot("lobby")}
+    <h3>${H.haveCode}</h3>
+    <input id="code" placeholder=${H.code} autocapitalize="characters" maxlength="16" aria-label=${H.code}>
+    <div class="row">
+      <button class="btn" type="button" id="join" @click=${() => codeValue() && go(`#/join/${encodeURIComponent(codeValue())}`)}>${H.join}</button>
+      <button class="btn" type="button" id="watch" @click=${() => codeValue() && go(`#/watch/${encodeURIComponent(codeValue())}`)}>${H.watch}</button>
+    </div>
+  </section>`;
+}
+
+function boardSeg(cfg) {
+  const H = W.UI.home;
+  return html`<div class="seg" role="radiogroup" aria-label=${H.boardSize}>${[7, 9].map((n) => {
+    const sel = cfg.board === n;
+    return html`<button class="btn${sel ? " on" : ""}" type="button" role="radio" aria-checked=${sel ? "true" : "false"}
+      data-board=${String(n)} @click=${() => { LS.set("board", String(n)); update(); }}>${H.spaces(n)}</button>`;
+  })}</div>`;
+}
+
+function modeSeg(cfg) {
+  return html`<div class="seg" role="radiogroup" aria-label=${W.UI.home.mode}>${MODES.map((m) => {
+    const sel = cfg.mode === m;
+    return html`<button class="btn${sel ? " on" : ""}" type="button" role="radio" aria-checked=${sel ? "true" : "false"}
+      data-mode=${m} @click=${() => { LS.set("mode", m); update(); }}>${W.MODES[m]}</button>`;
+  })}</div>`;
+}
+
+addScreen({ id: "home", paths: ["", "home"], view });
+
+// Queue updates from the server.
+on("ack", (m) => { if (m.queued === true) { app.queued = true; update(); } });

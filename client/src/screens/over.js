@@ -1,0 +1,86 @@
+// The end screen: the result, the provably fair dice and the replay.  Drawn by the
+// match screen once the server's `over` has arrived.
+import { html, nothing } from "lit-html";
+import { app, update, go } from "../app.js";
+import { seatSide } from "../match-model.js";
+import { boardView } from "../ui/board.js";
+import { slot } from "../slots.js";
+import { W } from "../words.js";
+
+async function sha256hex(hex) {
+  const bytes = new Uint8Array(hex.match(/../g).map((h) => parseInt(h, 16)));
+  const d = await crypto.subtle.digest("SHA-256", bytes);
+  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function verify(mm) {
+  const o = mm.over;
+  mm.checking = true;
+  update();
+  let commitOk = null;
+  try { commitOk = (await sha256hex(o.seed)) === o.commit; } catch (e) { commitOk = null; }
+  let replay = null;
+  if (app.preview && app.preview.ready) {
+    try { replay = await app.preview.verify(o.config, o.seed, o.log, mm.seat); } catch (e) { replay = { ok: false, error: String(e) }; }
+  }
+  mm.checking = false;
+  mm.verified = { commitOk, replay };
+  mm.replayAt = replay && replay.views ? replay.views.length - 1 : 0;
+  update();
+}
+
+function checkView(mm) {
+  const O = W.UI.over;
+  const v = mm.verified;
+  if (mm.checking) return html`<p>${O.checking}</p>`;
+  if (!v) return nothing;
+  const { commitOk, replay } = v;
+  return html`
+    <p id="commit-check">${commitOk === null ? O.noHash : commitOk ? O.hashOk : O.hashBad}</p>
+    <p id="dice-check">${!replay ? O.noPreview : replay.ok ? O.diceOk(mm.over.log.length) : O.diceBad(replay.error)}</p>`;
+}
+
+function replayView(mm) {
+  const O = W.UI.over;
+  const replay = mm.verified && mm.verified.replay;
+  if (!replay || !replay.views || !replay.views.length) return nothing;
+  const n = replay.views.length;
+  const i = Math.max(0, Math.min(n - 1, mm.replayAt));
+  const v = replay.views[i];
+  const set = (k) => { mm.replayAt = Math.max(0, Math.min(n - 1, k)); update(); };
+  const none = new Set();
+  return html`<h3>${O.replay}</h3>
+    <input type="range" min="0" max=${String(n - 1)} .value=${String(i)} aria-label=${O.replayPos} @input=${(e) => set(Number(e.target.value))}>
+    <div class="row">
+      <button class="btn" type="button" @click=${() => set(i - 1)}>${O.prev}</button>
+      <button class="btn" type="button" @click=${() => set(i + 1)}>${O.next}</button>
+    </div>
+    <p class="muted">${O.move(i + 1, n, v.s + 1, W.describe(v.d, v.view), v.view.score[0], v.view.score[1])}</p>
+    <div>${boardView(v.view, { mySide: seatSide(v.view, mm.seat), pickPlayers: none, pickSpaces: none, selected: none, onPick: () => {} })}</div>`;
+}
+
+export function overView(mm) {
+  const O = W.UI.over;
+  const o = mm.over;
+  const r = o.result || {};
+  const me = mm.seat;
+  let head;
+  if (r.winner === null || r.winner === undefined) head = r.reason === "played" ? O.draw : O.noResult(O.reasons[r.reason] || r.reason);
+  else if (me === null || me === undefined) head = O.seatWins(r.winner + 1);
+  else head = r.winner === me ? O.youWin : O.youLose;
+  const score = r.score ? O.score(r.score[0], r.score[1]) : "";
+  const reason = O.reasons[r.reason] || r.reason;
+  return html`<section class="over" id="over">
+    <h2 id="result">${head}</h2>
+    <p>${score}${score ? " · " : ""}${reason}${r.shootout ? O.afterShootout : ""}</p>
+    <h3>${O.fairTitle}</h3>
+    <p class="small">${O.fairText(o.commit, o.seed)}</p>
+    ${mm.commit ? html`<p id="commit-same">${mm.commit === o.commit ? O.commitSame : O.commitDiffers}</p>` : nothing}
+    <button class="btn" type="button" id="verify" @click=${() => verify(mm)}>${O.check}</button>
+    <div id="fair">${checkView(mm)}</div>
+    <div id="replay">${replayView(mm)}</div>
+    <div class="row">${slot("end-actions", mm)}<button class="btn primary" type="button" id="home" @click=${() => { app.match = null; go("#/"); }}>${O.newMatch}</button></div>
+    <h3>${W.UI.match.report}</h3>
+    <ol class="log" reversed tabindex="0" aria-label=${W.UI.match.whatHappened}>${mm.lines.slice(-40).reverse().map((l) => html`<li>${l.text}</li>`)}</ol>
+  </section>`;
+}

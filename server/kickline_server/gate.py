@@ -1,0 +1,239 @@
+"""The door of the server: what happens to a TCP connection before the websocket opens.
+
+websockets runs the HTTP handshake; :class:`Gate` decides what each request gets and
+:class:`GateConnection` (handed to websockets' ``serve`` as ``create_connection``, made
+by :meth:`Gate.connection_class`) adds what a public server needs at that point:
+
+* every request, HTTP or websocket, counts against its address's connection budget
+  (``Budgets.connections_per_minute``; ``429`` with ``Retry-After`` past it), and a
+  websocket against the simultaneous connections per address;
+* TCP connections whose request has not arrived yet are capped per peer address
+  (``Budgets.half_open_per_address``): past it, new ones are dropped at once, so one
+  address cannot hold every file descriptor with upgrades it never finishes;
+* a request that is not HTTP at all is answered with ``400 Bad Request`` (websockets
+  would close the socket without a status line, which looks like a network fault);
+* websockets' per-connection INFO lines ("connection open", "connection closed") go
+  to DEBUG (:func:`quiet_logger`): under a flood they were two log lines per connect;
+* asyncio's own errors (a failed ``accept()`` when file descriptors run out) are
+  logged one line per kind per interval (:func:`loop_errors`), not a traceback
+  per attempt (73 148 lines in 25 s, measured).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import InvalidMessage
+from websockets.frames import Frame
+from websockets.http11 import Request, Response
+
+from . import static
+from .addresses import TrustedProxies, address_key, client_address, peer_ip
+from .budgets import Budgets, Rate
+from .errlog import Throttled
+
+log = logging.getLogger(__name__)
+_refusals = Throttled(log)
+
+Event = Request | Response | Frame
+
+
+def _plain_response(status: int, reason: str, text: str, extra: str = "") -> bytes:
+    body = text.encode()
+    return (f"HTTP/1.1 {status} {reason}\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            f"Content-Length: {len(body)}\r\n{extra}Connection: close\r\n\r\n").encode() + body
+
+
+BAD_REQUEST = _plain_response(400, "Bad Request", "not a valid HTTP request\n")
+
+
+class Gate:
+    """Per-server state at the door: budgets per address and the HTTP routes."""
+
+    def __init__(self, *, budgets: Budgets, trusted: TrustedProxies,
+                 max_connections_per_address: int, client_dir: Path | None,
+                 health: Callable[[], dict[str, Any]],
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.budgets = budgets
+        self.trusted = trusted
+        self.max_connections_per_address = max_connections_per_address
+        self.client_dir = client_dir
+        self.health = health
+        self.connects = Rate(budgets.connections_per_minute, 60.0, clock=clock)
+        self.connected: Counter[str] = Counter()
+        """Open websocket connections per address key."""
+        self.half_open: Counter[str] = Counter()
+        """TCP connections per peer address key still waiting for their request."""
+
+    def connection_class(self) -> type[GateConnection]:
+        """The ``create_connection`` for websockets' ``serve``: knows this gate."""
+        return type("KicklineConnection", (GateConnection,), {"gate": self})
+
+    # -- half-open connections (TCP, before any HTTP) --
+
+    def handshake_begins(self, peer: str) -> bool:
+        """Count a new TCP connection from ``peer``; ``False``: over the cap, drop it."""
+        ip = peer_ip(peer)
+        if self.trusted.trusts(ip):
+            return True
+        key = address_key(peer)
+        cap = self.budgets.half_open_per_address
+        if cap > 0 and self.half_open[key] >= cap:
+            _refusals.error("half-open", f"dropped a connection from {peer}: {cap} others "
+                            "from its address have not sent their request yet",
+                            level=logging.WARNING)
+            return False
+        self.half_open[key] += 1
+        return True
+
+    def handshake_ends(self, peer: str) -> None:
+        key = address_key(peer)
+        if self.half_open.get(key, 0) > 0:
+            self.half_open[key] -= 1
+            if not self.half_open[key]:
+                del self.half_open[key]
+
+    # -- requests --
+
+    def process_request(self, conn: ServerConnection, request: Request) -> Response | None:
+        """websockets' ``process_request``: ``None`` lets a websocket upgrade proceed."""
+        address = client_address(conn, self.trusted)
+        peer = peer_ip(str(conn.remote_address[0]) if conn.remote_address else "")
+        if ("X-Forwarded-For" in request.headers and peer is not None
+                and (peer.is_loopback or peer.is_private) and not self.trusted.trusts(peer)):
+            _refusals.error("untrusted-proxy", f"{address} sends X-Forwarded-For but is not "
+                            "a trusted proxy: every client behind it shares its budgets; "
+                            f"if it is your reverse proxy, start with --trusted-proxy "
+                            f"{address}", level=logging.WARNING)
+        key = address_key(address)
+        wait = self.connects.take(key)
+        if wait is not None:
+            refused = conn.respond(429, "too many connections from your address; "
+                                   "try again shortly\n")
+            refused.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+            return refused
+        path = request.path.split("?", 1)[0]
+        if request.method not in ("GET", "HEAD"):
+            refused = conn.respond(405, "only GET and HEAD are served here\n")
+            refused.headers["Allow"] = "GET, HEAD"
+            return refused
+        if path == "/healthz":
+            return conn.respond(200, json.dumps(self.health()) + "\n")
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            if path != "/ws":
+                return conn.respond(404, "the websocket endpoint is /ws\n")
+            if self.connected[key] >= self.max_connections_per_address:
+                refused = conn.respond(429, "too many connections from your address\n")
+                refused.headers["Retry-After"] = "10"
+                return refused
+            return None
+        if self.client_dir is not None:
+            found = static.respond(self.client_dir, path, request.headers)
+            if found is not None:
+                if request.method == "HEAD":  # the same headers, no body
+                    return Response(found.status_code, found.reason_phrase,
+                                    found.headers, b"")
+                return found
+        return conn.respond(404, "not found\n")
+
+    @contextmanager
+    def websocket(self, conn: ServerConnection) -> Iterator[str]:
+        """While a websocket is open: counted against its address; yields the address."""
+        address = client_address(conn, self.trusted)
+        key = address_key(address)
+        self.connected[key] += 1
+        try:
+            yield address
+        finally:
+            self.connected[key] -= 1
+            if self.connected[key] <= 0:
+                del self.connected[key]
+
+
+class GateConnection(ServerConnection):
+    """websockets' server connection, answering what websockets would drop unanswered
+    and counting itself as half-open until its request arrives."""
+
+    gate: Gate
+    _answered = False
+    _peer: str | None = None
+    """Set while this connection counts as half-open."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        peername = transport.get_extra_info("peername")
+        peer = str(peername[0]) if isinstance(peername, tuple) and peername else ""
+        if self.gate.handshake_begins(peer):
+            self._peer = peer
+        else:
+            self.transport.abort()
+
+    def _handshake_over(self) -> None:
+        if self._peer is not None:
+            self.gate.handshake_ends(self._peer)
+            self._peer = None
+
+    def process_event(self, event: Event) -> None:
+        if self.request is None:  # the request: no longer half-open
+            self._handshake_over()
+        super().process_event(event)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._handshake_over()
+        super().connection_lost(exc)
+
+    def send_data(self) -> None:
+        # websockets sends only an EOF when the request is not HTTP; put a status line
+        # before it.  (A peer that closed before sending anything needs no answer.)
+        exc = self.protocol.handshake_exc
+        if (not self._answered and self.request is None and isinstance(exc, InvalidMessage)
+                and not isinstance(exc.__cause__, EOFError)):
+            self._answered = True
+            self.transport.write(BAD_REQUEST)
+        super().send_data()
+
+
+class _Demoted(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """Passes records on, INFO lowered to DEBUG."""
+
+    def log(self, level: int, msg: object, *args: Any, **kwargs: Any) -> None:
+        super().log(logging.DEBUG if level == logging.INFO else level, msg, *args, **kwargs)
+
+    def process(self, msg: Any, kwargs: Any) -> tuple[Any, Any]:
+        return msg, kwargs
+
+
+def quiet_logger(name: str = "websockets.server") -> logging.LoggerAdapter:  # type: ignore[type-arg]
+    """The logger to give websockets: its per-connection INFO lines become DEBUG."""
+    return _Demoted(logging.getLogger(name), {})
+
+
+_loop_failures = Throttled(logging.getLogger("kickline_server.loop"))
+
+
+def _loop_error(loop: asyncio.AbstractEventLoop, context: Mapping[str, Any]) -> None:
+    message = str(context.get("message") or "event loop error")
+    exc = context.get("exception")
+    _loop_failures.error(message, message, exc if isinstance(exc, BaseException) else None)
+
+
+@contextmanager
+def loop_errors() -> Iterator[None]:
+    """While inside: asyncio's errors are logged one line per kind per interval."""
+    loop = asyncio.get_running_loop()
+    previous = loop.get_exception_handler()
+    loop.set_exception_handler(_loop_error)
+    try:
+        yield
+    finally:
+        loop.set_exception_handler(previous)
