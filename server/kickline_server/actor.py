@@ -95,6 +95,7 @@ class Actor:
         self.timers: dict[str, float] = {}
         self.finished = False
         self.stopped = anyio.Event()
+        self._waiters: dict[int, anyio.Event] = {}
         self._send: MemoryObjectSendStream[tuple[Command, Peer | None]]
         self._recv: MemoryObjectReceiveStream[tuple[Command, Peer | None]]
         self._send, self._recv = anyio.create_memory_object_stream(limits.inbox)
@@ -116,6 +117,14 @@ class Actor:
         with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
             await self._send.send((cmd, peer))
 
+    async def call(self, cmd: Command) -> bool:
+        """Queue a command and wait until it has been handled and its effects carried
+        out (its ``Persist`` is durable); ``False`` if the actor stopped first."""
+        done = self._waiters[id(cmd)] = anyio.Event()
+        await self.put(cmd)
+        await done.wait()
+        return self._waiters.pop(id(cmd), None) is None  # _handle removed it: handled
+
     async def run(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         try:
             async with anyio.create_task_group() as tg:
@@ -130,6 +139,8 @@ class Actor:
         finally:
             self._recv.close()
             self.stopped.set()
+            for waiter in self._waiters.values():
+                waiter.set()
 
     async def _loop(self) -> None:
         async with self._recv:
@@ -167,6 +178,9 @@ class Actor:
             return
         for e in effects:
             await self._carry_out(e)
+        waiter = self._waiters.pop(id(cmd), None)
+        if waiter is not None:
+            waiter.set()
         if isinstance(cmd, Disconnect):
             self.peers.pop(cmd.conn, None)
         elif peer is not None and peer.id not in self.core.conns:

@@ -10,27 +10,32 @@ from __future__ import annotations
 
 import fcntl
 import gc
+import json
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import parse_qs
 
 import anyio
 from anyio.abc import TaskStatus
 from websockets.asyncio.server import ServerConnection, serve
+from websockets.http11 import Request, Response
 
 from . import startup
 from .actor import Stats
 from .addresses import TrustedProxies
 from .budgets import Budgets
 from .gate import Gate, loop_errors, quiet_logger
-from .identity import Tokens, load_secret, load_server_id, read_secret_file
+from .identity import Tokens, load_keyring, load_server_id, read_secret_file
 from .lobby import Lobby, LobbyLimits
+from .players import set_cookie
 from .startup import StartupError
-from .store import Store
+from .static import StaticLimits
+from .store import Store, StoreError, unpack
 from .store_redis import RedisStore
 from .store_sqlite import SqliteStore
 from .transport import Buckets, TransportLimits, serve_connection
@@ -47,14 +52,15 @@ class ServerConfig:
     data_dir: Path = Path("kickline-data")
     redis_url: str | None = None
     redis_prefix: str = "kl:"
-    secret: bytes | str | None = None
-    """The token secret itself (tests); else read from ``secret_file``, else generated once
-    into ``data_dir/secret.key``."""
+    secret: str | None = None
+    """The token keys themselves (tests: one per line); else read from ``secret_file``,
+    else generated once into ``data_dir/secret.key``."""
     secret_file: Path | None = None
     client_dir: Path | None = CLIENT_DIR
     max_connections_per_address: int = 64
     trusted_proxies: TrustedProxies = field(default_factory=TrustedProxies)
     """Reverse proxies whose ``X-Forwarded-For`` names the client (``addresses.py``)."""
+    static: StaticLimits = field(default_factory=StaticLimits)
     budgets: Budgets = field(default_factory=Budgets)
     """What one address or identity may take (``budgets.py``)."""
     ping_interval: float | None = 20.0
@@ -108,17 +114,23 @@ async def _data_dir_lock(data_dir: Path) -> AsyncIterator[None]:
 
 
 async def open_store(config: ServerConfig) -> Store:
+    store: Store
     if config.redis_url:
         store = RedisStore(config.redis_url, prefix=config.redis_prefix)
-        try:
+    else:
+        store = SqliteStore(config.data_dir / "kickline.sqlite3",
+                            synchronous=config.sqlite_synchronous)
+    try:
+        if isinstance(store, RedisStore):
             await store.ping()
-        except BaseException:
-            with anyio.CancelScope(shield=True):
-                await store.aclose()
-            raise
-        return store
-    return SqliteStore(config.data_dir / "kickline.sqlite3",
-                       synchronous=config.sqlite_synchronous)
+        applied = await store.migrate()
+    except BaseException:
+        with anyio.CancelScope(shield=True):
+            await store.aclose()
+        raise
+    if applied:
+        log.info("store schema migrated to version %d (applied %s)", applied[-1], applied)
+    return store
 
 
 def describe_store(config: ServerConfig) -> str:
@@ -148,9 +160,12 @@ async def run_server(
     shutdown: anyio.Event | None = None,
     *,
     stats: Stats | None = None,
+    on_lobby: Callable[[Lobby], None] | None = None,
     task_status: TaskStatus[int] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve until ``shutdown`` is set; reports the bound port through ``task_status``.
+    ``on_lobby`` is handed the lobby before the first connection (in-process modules,
+    e.g. tournaments and tests, reach :meth:`Lobby.reserve` and the recorder there).
 
     What goes wrong before the server listens is raised as one :class:`StartupError`
     naming the cause and the fix (a taken port, an unwritable data directory, a full
@@ -159,7 +174,7 @@ async def run_server(
     phases = _Phases(config)
     try:
         with loop_errors():
-            await _run(config, shutdown, stats, task_status, phases)
+            await _run(config, shutdown, stats, on_lobby, task_status, phases)
     except Exception as exc:
         explained = phases.explain(exc)
         if explained is None:
@@ -168,61 +183,72 @@ async def run_server(
 
 
 async def _run(config: ServerConfig, shutdown: anyio.Event, stats: Stats | None,
-               task_status: TaskStatus[int], phases: _Phases) -> None:
+               on_lobby: Callable[[Lobby], None] | None, task_status: TaskStatus[int],
+               phases: _Phases) -> None:
     async with _data_dir_lock(config.data_dir):
         phases.now = "secret"
-        secret = config.secret
+        secret: str | bytes | None = config.secret
         if secret is None and config.secret_file is not None:
             secret = read_secret_file(config.secret_file)
-        tokens = Tokens(load_secret(config.data_dir, secret))
+        tokens = Tokens(load_keyring(config.data_dir, secret))
         phases.now = "data_dir"
         owner = load_server_id(config.data_dir)
         phases.now = "store"
         store = await open_store(config)
         try:
-            await _serve(config, shutdown, store, tokens, owner, stats or Stats(), task_status,
-                         phases)
+            await _serve(config, shutdown, store, tokens, owner, stats or Stats(), on_lobby,
+                         task_status, phases)
         finally:
             with anyio.CancelScope(shield=True):
                 await store.aclose()
 
 
 async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, tokens: Tokens,
-                 owner: str, stats: Stats, task_status: TaskStatus[int],
-                 phases: _Phases) -> None:
+                 owner: str, stats: Stats, on_lobby: Callable[[Lobby], None] | None,
+                 task_status: TaskStatus[int], phases: _Phases) -> None:
     async with anyio.create_task_group() as actors:
         lobby = Lobby(store, tokens, actors, owner=owner, limits=config.lobby,
                       fixed_seed=config.fixed_seed, stats=stats, budgets=config.budgets)
+        if on_lobby is not None:
+            on_lobby(lobby)
         phases.now = "recover"
         recovered = await lobby.recover()
         if recovered:
             log.info("resumed %d unfinished matches", recovered)
+        recorded = await lobby.recorder.catch_up()
+        if recorded:
+            log.info("recorded %d finished matches", recorded)
         if store.leases_expire:  # other processes may die and leave matches to adopt
             await actors.start(lobby.adopt)
         buckets = Buckets(config.transport)
 
         def health() -> dict[str, Any]:
             return {"ok": True, "matches": len(lobby.actors),
-                    "connections": sum(gate.connected.values())}
+                    "connections": sum(gate.connected.values()) - gate.downloads,
+                    "downloads": gate.downloads}
 
         gate = Gate(budgets=config.budgets, trusted=config.trusted_proxies,
                     max_connections_per_address=config.max_connections_per_address,
-                    client_dir=config.client_dir, health=health)
+                    client_dir=config.client_dir, health=health,
+                    handshake_timeout=config.transport.handshake_timeout,
+                    static_limits=config.static,
+                    routes=lambda conn, request, path, query: _routes(
+                        conn, request, lobby, path, query))
 
         async def handler(ws: ServerConnection) -> None:
-            with gate.websocket(ws) as address:
+            with gate.holding(ws) as address:
                 await serve_connection(ws, lobby, config.transport, address=address,
                                        buckets=buckets)
 
         phases.now = "listen"
         async with serve(
-            handler, config.host, config.port, process_request=gate.process_request,
+            handler, config.host, config.port,
             create_connection=gate.connection_class(), logger=quiet_logger(),
             max_size=config.transport.max_frame, max_queue=16,
             compression="deflate" if config.compression else None,
             ping_interval=config.ping_interval, ping_timeout=config.ping_interval,
             close_timeout=config.transport.close_timeout,
-            open_timeout=config.transport.handshake_timeout, backlog=config.backlog,
+            open_timeout=None, backlog=config.backlog,  # the gate times handshakes
         ) as server:
             phases.now = None
             port = int(next(iter(server.sockets)).getsockname()[1])
@@ -236,6 +262,57 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                 await server.wait_closed()
         log.info("stopping %d match actors", len(lobby.actors))
         actors.cancel_scope.cancel()
+
+
+
+def _routes(conn: ServerConnection, request: Request, lobby: Lobby, path: str,
+            query: str) -> Response | Awaitable[Response] | None:
+    """The players' HTTP routes (GET): ``/session`` and ``/record/<match>.json``."""
+    if path == "/session":
+        return _session(conn, request, lobby, query)
+    if path.startswith("/record/") and path.endswith(".json"):
+        return _record(conn, lobby, path[len("/record/"):-len(".json")])
+    return None
+
+
+def _session(conn: ServerConnection, request: Request, lobby: Lobby, query: str) -> Response:
+    """``GET /session?ticket=T`` sets the identity cookie (``?clear=1`` removes it)."""
+    args = parse_qs(query)
+    secure = request.headers.get("X-Forwarded-Proto", "").lower() == "https"
+    if args.get("clear"):
+        response = conn.respond(204, "")
+        response.headers["Set-Cookie"] = set_cookie("", secure=secure, clear=True)
+        return response
+    token = lobby.players.redeem_ticket((args.get("ticket") or [""])[0])
+    if token is None:
+        return conn.respond(403, "this ticket is not valid (used, expired or forged)\n")
+    response = conn.respond(204, "")
+    response.headers["Set-Cookie"] = set_cookie(token, secure=secure)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+async def _record(conn: ServerConnection, lobby: Lobby, match_id: str) -> Response:
+    """``GET /record/<match>.json``: a finished match's downloadable record: its result
+    and players, and everything needed to replay it and check the dice (config, seed,
+    public log); see PROTOCOL.md."""
+    if not 0 < len(match_id) <= 64 or not all(c.isalnum() or c in "-_" for c in match_id):
+        return conn.respond(404, "no such match\n")
+    try:
+        raw = await lobby.store.result(match_id)
+        stored = None if raw is None else await lobby.store.load(match_id)
+    except StoreError:
+        return conn.respond(503, "the server cannot reach its data right now\n")
+    if raw is None or stored is None:
+        return conn.respond(404, "no finished match with that id\n")
+    snapshot = unpack(stored.snapshot)
+    log_entries = [{k: v for k, v in unpack(e).items() if k != "e"} for e in stored.log]
+    body = {"record": unpack(raw), "game": snapshot["game"], "config": snapshot["config"],
+            "seed": bytes(snapshot["seed"]).hex(), "log": log_entries}
+    response = conn.respond(200, json.dumps(body, separators=(",", ":")) + "\n")
+    response.headers["Content-Type"] = "application/json"
+    response.headers["Content-Disposition"] = f'attachment; filename="kickline-{match_id}.json"'
+    return response
 
 
 def _announce(config: ServerConfig, port: int) -> None:

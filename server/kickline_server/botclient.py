@@ -107,7 +107,7 @@ async def play(
     game: str = "kickline",
     config: Mapping[str, Any] | None = None,
     strategy: str = "random",
-    name: str = "bot",
+    name: str = "robot",
     seed: str | None = None,
     clock: Mapping[str, Any] | None = None,
     private: bool = False,
@@ -201,7 +201,9 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
     if st.token:
         hello["token"] = st.token
     else:
-        hello["name"] = name
+        # Every player is an account with a name of its own: a suffix keeps bots that
+        # share a --name from colliding (the server refuses a taken name).
+        hello["name"] = f"{name[:13]}-{secrets.token_hex(3)}"
     await send(hello)
     welcome = decode_replies(await ws.recv())[0]
     if welcome["t"] != "welcome":

@@ -15,6 +15,7 @@ import signal
 import sys
 from collections.abc import Mapping, Sequence
 from functools import partial
+from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
@@ -27,9 +28,12 @@ from .app import CLIENT_DIR, ServerConfig, run_server, tune_gc
 from .botclient import BotError, BotState, play
 from .budgets import Budgets
 from .core import Clock
+from .identity import rotate_key
 from .lobby import LobbyLimits
 from .protocol import Limits
 from .startup import StartupError
+from .static import StaticLimits
+from .store import SchemaTooNew
 from .transport import TransportLimits
 
 BOT_EXIT: Final[Mapping[str, int]] = {
@@ -74,7 +78,8 @@ def add_bot_options(b: argparse.ArgumentParser) -> None:
                         "telekinetics, oozes); a quick match reads only MINE")
     b.add_argument("--private", action="store_true",
                    help="with --create: keep the match off the lobby's list")
-    b.add_argument("--name", default="bot", help="the display name (bot)")
+    b.add_argument("--name", default="robot",
+                   help="the bot's name; a random suffix keeps it unique (robot-3fa2c1)")
     b.add_argument("--seed", default=None, help="make the bot's choices reproducible")
     b.add_argument("--decision-time", type=_positive(float), default=None,
                    help="with --create or --quick: free seconds per decision (server's)")
@@ -101,6 +106,13 @@ def _parser() -> argparse.ArgumentParser:
     config.add_arguments(s)
     # Test only: fix every match's dice seed (hex).  Hidden: never for real play.
     s.add_argument("--insecure-fixed-seed", default=None, help=argparse.SUPPRESS)
+
+    k = sub.add_parser("rotate-key", help="put a new token signing key first in the data "
+                       "directory's key file (old tokens keep working; a server reads it at "
+                       "its next start)")
+    k.add_argument("--data-dir", type=Path, default=config.default_data_dir(),
+                   help="the server's data directory (default: as kickline serve's)")
+    k.add_argument("--log-level", default="WARNING", help="WARNING (default)")
 
     add_bot_options(sub.add_parser(
         "bot", help="play one match over the network with a bot", epilog=BOT_EPILOG,
@@ -137,6 +149,7 @@ def _serve(args: argparse.Namespace) -> int:
         max_connections_per_address=opts.max_connections_per_address,
         trusted_proxies=trusted,
         budgets=Budgets(**{name: opts.values[name] for name in Budgets.__dataclass_fields__}),
+        static=StaticLimits(stall=opts.static_stall, min_rate=opts.static_min_rate),
         compression=opts.compression, sqlite_synchronous=opts.sqlite_synchronous,
         transport=TransportLimits(
             max_frame=opts.max_frame, handshake_timeout=opts.handshake_timeout,
@@ -145,7 +158,8 @@ def _serve(args: argparse.Namespace) -> int:
         lobby=LobbyLimits(
             clock=Clock(decision=opts.decision_time, bank=opts.time_bank,
                         max_timeouts=opts.max_timeouts),
-            grace=opts.grace, waiting_grace=opts.waiting_grace,
+            grace=opts.grace, restart_grace=opts.restart_grace,
+            waiting_grace=opts.waiting_grace,
             max_live_matches=opts.max_matches,
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
@@ -170,7 +184,7 @@ def _serve(args: argparse.Namespace) -> int:
         anyio.run(main)
     except Exception as exc:
         inner = _unwrap(exc)
-        if isinstance(inner, StartupError):
+        if isinstance(inner, StartupError | SchemaTooNew):
             _say(str(inner))
             return 2
         raise
@@ -277,6 +291,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
         return _serve(args)
+    if args.command == "rotate-key":
+        try:
+            kid = rotate_key(args.data_dir)
+        except (OSError, ValueError) as exc:
+            _say(f"cannot rotate the key in {args.data_dir}: {exc}")
+            return 2
+        print(f"new signing key {kid} in {args.data_dir / 'secret.key'}; restart the server "
+              "to use it (tokens signed by the older keys keep working)")
+        return 0
     return _bot(args)
 
 

@@ -146,7 +146,10 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "secret.key (default: generated in the data dir)"),
     Option("client_dir", Path, None, "static files to serve at / (the web client)",
            default_text="the client installed with the package"),
-    Option("grace", float, 60.0, "seconds a dropped player keeps the seat"),
+    Option("grace", float, 60.0, "seconds a player may be away before the opponent may "
+           "claim the win (being away never forfeits by itself)"),
+    Option("restart_grace", float, 60.0, "seconds added to every owed decision's clock "
+           "when matches resume after a restart"),
     Option("decision_time", float, 30.0, "free seconds per decision"),
     Option("time_bank", float, 300.0, "seconds of time bank per seat"),
     Option("max_timeouts", int, 3, "timeouts in a row that forfeit"),
@@ -180,6 +183,10 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("watches_per_minute_per_address", int, 120, "watch requests per address per minute"),
     Option("waiting_grace", float, 120.0,
            "seconds a waiting match outlives its creator's last connection"),
+    Option("static_stall", float, 20.0,
+           "seconds a client may take to accept a chunk of a static file before it is cut off"),
+    Option("static_min_rate", float, 16384.0,
+           "bytes per second a static download must average after its first minute"),
     Option("handshake_timeout", float, 10.0, "seconds to wait for a new client's hello"),
     Option("idle_timeout", float, 900.0, "seconds a silent connection stays open"),
     Option("send_queue", int, 256, "messages queued per connection before it is dropped"),

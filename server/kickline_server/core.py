@@ -20,6 +20,14 @@ Driving contract:
    match is over (its connections may still be answered).
 3. Connections are small integers chosen by the host: ``Connect`` attaches one to a
    seat (or as a spectator), ``Disconnect`` detaches it.  The core never closes them.
+
+Presence: a seat with no connection is *away*.  Being away costs a player only what
+their clock costs them: a decision they owe runs its clock as if they were there (the
+default decision when it runs out, a forfeit after ``max_timeouts`` in a row), and a
+seat that owes nothing loses nothing.  After ``grace`` seconds away, the opponent may
+``Claim`` the win or keep waiting; nothing ends a match just because a seat is away.
+After a restart (``Resume``) every owed decision starts afresh with ``restart_grace``
+extra seconds, and the away time before a claim counts from the restart.
 """
 
 from __future__ import annotations
@@ -134,6 +142,27 @@ class Resign:
 
 
 @dataclass(frozen=True, slots=True)
+class Claim:
+    """The sender's opponent has been away ``grace`` seconds: end the match, won by the
+    sender (``reason: "claimed"``)."""
+
+    conn: int
+    player: str
+    re: MsgId
+
+
+@dataclass(frozen=True, slots=True)
+class Reserve:
+    """Reserve both seats of a waiting match for two named players (``(player id,
+    name)`` per seat): only they may sit.  If ``start_by`` passes with one seat taken,
+    its player wins (``reason: "no_show"``); with none, nobody does
+    (``"no_show_both"``).  Persisted at once."""
+
+    players: tuple[tuple[str, str], tuple[str, str]]
+    start_by: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TimerFired:
     key: str
 
@@ -143,7 +172,7 @@ class Resume:
     """After a restore: restart the clocks of owed decisions and the grace windows."""
 
 
-Command = Sit | Connect | Disconnect | Decide | Resign | TimerFired | Resume
+Command = Sit | Connect | Disconnect | Decide | Resign | Claim | Reserve | TimerFired | Resume
 
 
 # --- effects ----------------------------------------------------------------------
@@ -280,6 +309,7 @@ class MatchCore:
         waiting_grace: float = 120.0,
         reply_cache: int = 64,
         meta: Mapping[str, Plain] | None = None,
+        restart_grace: float = 60.0,
     ) -> None:
         self.game = game
         self.bots = bots
@@ -289,11 +319,14 @@ class MatchCore:
         self.commit = commitment(seed)
         self.clock = clock
         self.grace = grace
+        self.restart_grace = restart_grace
         self.waiting_ttl = waiting_ttl
         self.waiting_grace = waiting_grace
         self.reply_cache = reply_cache
         self.meta: dict[str, Plain] = dict(meta or {})
         self.created = now
+        self.ended: float | None = None
+        self._now = now
         self.status = "waiting"  # waiting | playing | over
         self.seats: list[SeatInfo | None] = [None, None]
         self.state: Any = None
@@ -325,6 +358,7 @@ class MatchCore:
             "clock": self.clock.plain(),
             "meta": self.meta,
             "created": self.created,
+            "ended": self.ended,
             "status": self.status,
             "seats": [s.plain() if s else None for s in self.seats],
             "state": None if self.state is None else self.game.to_plain(self.state),
@@ -347,6 +381,7 @@ class MatchCore:
         waiting_ttl: float = 3600.0,
         waiting_grace: float = 120.0,
         reply_cache: int = 64,
+        restart_grace: float = 60.0,
     ) -> MatchCore:
         """Rebuild a core from its last snapshot and its log (entries past the
         snapshot's ``log_len`` are ignored: they were never acknowledged)."""
@@ -357,8 +392,10 @@ class MatchCore:
             seed=bytes(snapshot["seed"]), now=snapshot["created"],
             clock=Clock.from_plain(snapshot["clock"]), grace=grace, waiting_ttl=waiting_ttl,
             waiting_grace=waiting_grace, reply_cache=reply_cache, meta=snapshot["meta"],
+            restart_grace=restart_grace,
         )
         core.status = snapshot["status"]
+        core.ended = snapshot.get("ended")
         core.seats = [SeatInfo(**s) if s else None for s in snapshot["seats"]]
         if snapshot["state"] is not None:
             core.state = game.from_plain(snapshot["state"])
@@ -415,6 +452,7 @@ class MatchCore:
 
     def handle(self, cmd: Command, now: float) -> list[Effect]:
         p = _Pending()
+        self._now = now
         if isinstance(cmd, Sit):
             self._sit(cmd, now, p)
         elif isinstance(cmd, Connect):
@@ -425,6 +463,10 @@ class MatchCore:
             self._decide(cmd, now, p)
         elif isinstance(cmd, Resign):
             self._resign(cmd, now, p)
+        elif isinstance(cmd, Claim):
+            self._claim(cmd, now, p)
+        elif isinstance(cmd, Reserve):
+            self._reserve(cmd, p)
         elif isinstance(cmd, TimerFired):
             self._timer(cmd, now, p)
         elif isinstance(cmd, Resume):
@@ -440,6 +482,9 @@ class MatchCore:
             problem = error(Code.MATCH_FULL, "that match is no longer open", cmd.re)
         elif cmd.bot is not None and cmd.bot not in self.bots:
             problem = error(Code.UNKNOWN_BOT, f"no bot called {cmd.bot!r}", cmd.re)
+        elif (held := self.reserved_for(cmd.seat)) is not None and held != cmd.player:
+            problem = error(Code.NOT_YOUR_SEAT, "that seat is kept for another player",
+                            cmd.re, match=self.match_id)
         if problem is not None:
             if cmd.conn is None:
                 raise ValueError(problem["message"])
@@ -476,7 +521,7 @@ class MatchCore:
                                            "seat": seat}))
         if seat is not None and seat in self.absent:
             del self.absent[seat]
-            self._presence(seat, "connected", p)
+            self._presence(seat, p)
         self._prompt_to(cmd.conn, p)
         if self.status == "over":
             p.sends.append(Send(cmd.conn, self._over_message()))
@@ -490,7 +535,7 @@ class MatchCore:
             return
         if self.status == "playing":
             self.absent[seat] = now
-            self._presence(seat, "reconnecting", p)
+            self._presence(seat, p)
         elif self.status == "waiting":
             self.absent[seat] = now  # its creator gone: the match expires after the grace
 
@@ -530,22 +575,46 @@ class MatchCore:
         self._ack(cmd.conn, cmd.player, cmd.re, p)
         self._finish({"winner": 1 - seat, "score": None, "reason": "resigned", "seat": seat}, p)
 
+    def _claim(self, cmd: Claim, now: float, p: _Pending) -> None:
+        if self._replay(cmd.conn, cmd.player, cmd.re, p):
+            return
+        seat = self._check_seat(cmd.conn, cmd.player, cmd.re, None, p)
+        if seat is None:
+            return
+        other = 1 - seat
+        claim_at = self.claim_at(other)
+        if claim_at is None or now < claim_at:
+            extra: dict[str, Plain] = {"match": self.match_id, "claim_at": claim_at}
+            message = ("your opponent is here" if claim_at is None else
+                       f"your opponent has been away for less than {self.grace:g} seconds")
+            p.sends.append(Send(cmd.conn, error(Code.CANNOT_CLAIM, message, cmd.re, **extra)))
+            return
+        self.log.append({"k": "f", "s": other, "why": "claimed"})
+        self._ack(cmd.conn, cmd.player, cmd.re, p)
+        self._finish({"winner": seat, "score": None, "reason": "claimed", "seat": other}, p)
+
+    def _reserve(self, cmd: Reserve, p: _Pending) -> None:
+        if self.status != "waiting" or any(self.seats):
+            raise ValueError("only a new match's seats can be reserved")
+        self.meta["reserved"] = [list(pn) for pn in cmd.players]
+        self.meta["start_by"] = cmd.start_by
+        p.dirty = True
+
     def _timer(self, cmd: TimerFired, now: float, p: _Pending) -> None:
         at = self._desired_timers().get(cmd.key)
         if at is None or at > now:
             return  # stale: cancelled or moved since it was set
         kind, _, arg = cmd.key.partition(":")
         if kind == "expire":
-            self._finish({"winner": None, "score": None, "reason": "expired"}, p)
-        elif kind == "grace":
-            seat = int(arg)
-            others = [s for s in self._humans() if s != seat and s in self.absent]
-            if others:
-                self._finish({"winner": None, "score": None, "reason": "abandoned"}, p)
+            sat = [s for s in (0, 1) if self.seats[s] is not None]
+            if self.meta.get("reserved") is None:
+                self._finish({"winner": None, "score": None, "reason": "expired"}, p)
+            elif len(sat) == 1:
+                self.log.append({"k": "f", "s": 1 - sat[0], "why": "no_show"})
+                self._finish({"winner": sat[0], "score": None, "reason": "no_show",
+                              "seat": 1 - sat[0]}, p)
             else:
-                self.log.append({"k": "f", "s": seat, "why": "gone"})
-                self._finish({"winner": 1 - seat, "score": None, "reason": "gone",
-                              "seat": seat}, p)
+                self._finish({"winner": None, "score": None, "reason": "no_show_both"}, p)
         elif kind == "clock":
             seat = int(arg)
             self.bank[seat] = 0.0
@@ -563,10 +632,13 @@ class MatchCore:
     def _resume(self, now: float, p: _Pending) -> None:
         if self.status == "over":
             return
+        # A restart forfeits nobody: owed decisions start afresh with restart_grace more
+        # seconds (phones need time to notice and reconnect), and away time counts anew.
         self.absent = {s: now for s in self._humans() if not self._connected(s)}
         if self.status == "playing":
             self.owed = {}
             self._advance(now, p)
+            self.owed = {s: since + self.restart_grace for s, since in self.owed.items()}
 
     # -- helpers --
 
@@ -703,6 +775,7 @@ class MatchCore:
 
     def _finish(self, result: Plain, p: _Pending) -> None:
         self.status = "over"
+        self.ended = self._now
         self.result = result
         self.owed.clear()
         self.absent.clear()
@@ -714,11 +787,31 @@ class MatchCore:
                 "seed": self.seed.hex(), "commit": self.commit, "config": self.config,
                 "game": self.game.name, "log": self.public_log()}
 
-    def _presence(self, seat: int, state: str, p: _Pending) -> None:
+    def reserved_for(self, seat: int) -> str | None:
+        """The player a reserved seat is kept for (``None``: not reserved)."""
+        reserved = self.meta.get("reserved")
+        return None if not reserved else str(reserved[seat][0])
+
+    def claim_at(self, seat: int) -> float | None:
+        """When the opponent of ``seat`` may claim the win (``None``: not away)."""
+        since = self.absent.get(seat)
+        if since is None or self.status != "playing" or seat not in self._humans():
+            return None
+        return since + self.grace
+
+    def presence(self, seat: int) -> Message:
+        """A seat's presence as the other seat sees it: ``connected``, or
+        ``reconnecting`` with ``since`` (away since) and ``claim_at``."""
+        since = self.absent.get(seat)
+        if since is None or self.status != "playing":
+            return {"state": "connected"}
+        return {"state": "reconnecting", "since": since, "claim_at": self.claim_at(seat)}
+
+    def _presence(self, seat: int, p: _Pending) -> None:
         for conn, c in self.conns.items():
             if c.seat != seat:
                 p.sends.append(Send(conn, {"t": "presence", "match": self.match_id,
-                                           "seat": seat, "state": state}))
+                                           "seat": seat, **self.presence(seat)}))
 
     def _prompt_to(self, conn: int, p: _Pending,
                    cache: dict[tuple[int | None, int], Message] | None = None) -> None:
@@ -757,8 +850,12 @@ class MatchCore:
             },
             "players": [None if i is None else {"name": i.name, "bot": i.bot}
                         for i in self.seats],
+            "presence": [self.presence(s) for s in (0, 1)],
+            "rated": bool(self.meta.get("rated")),
             "commit": self.commit,
             "code": self.meta.get("code"),
+            # The invitation to watch a private match: for its players to pass on.
+            "watch_code": None if seat is None else self.meta.get("watch_code"),
         }
 
     def _deadline(self, seat: int) -> float | None:
@@ -770,16 +867,20 @@ class MatchCore:
     def _desired_timers(self) -> dict[str, float]:
         out: dict[str, float] = {}
         if self.status == "waiting":
-            # Nobody joined in time, or its creator has been gone for the grace: a
-            # waiting match must not outlive the person waiting (or hold a code).
-            out["expire"] = min([self.created + self.waiting_ttl,
-                                 *(since + self.waiting_grace for since in self.absent.values())])
+            start_by = self.meta.get("start_by")
+            if self.meta.get("reserved"):  # kept for two players: until start_by only
+                out["expire"] = (float(start_by) if isinstance(start_by, int | float)
+                                 else self.created + self.waiting_ttl)
+            else:
+                # Nobody joined in time, or its creator has been gone for the grace: a
+                # waiting match must not outlive the person waiting (or hold a code).
+                out["expire"] = min([self.created + self.waiting_ttl,
+                                     *(since + self.waiting_grace
+                                       for since in self.absent.values())])
         elif self.status == "playing":
             for s in self.owed:
                 if s in self._humans():
                     out[f"clock:{s}"] = self._deadline(s) or 0.0
-            for s, since in self.absent.items():
-                out[f"grace:{s}"] = since + self.grace
         return out
 
     def _effects(self, p: _Pending, now: float) -> list[Effect]:

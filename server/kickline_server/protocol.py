@@ -58,6 +58,23 @@ class Code:
     BUSY: Final = "busy"
     SHUTTING_DOWN: Final = "shutting_down"
     INTERNAL: Final = "internal"
+    # accounts
+    NO_IDENTITY: Final = "no_identity"  # close 1008
+    NAME_TAKEN: Final = "name_taken"  # close 1008
+    RESERVED_NAME: Final = "reserved_name"  # close 1008
+    SIGNED_OUT: Final = "signed_out"  # close 1008
+    WRONG_PASSWORD: Final = "wrong_password"
+    NO_PASSWORD: Final = "no_password"
+    BAD_PASSWORD: Final = "bad_password"
+    TOO_MANY_ATTEMPTS: Final = "too_many_attempts"
+    TRANSFER_USED: Final = "transfer_used"
+    TRANSFER_EXPIRED: Final = "transfer_expired"
+    TRANSFER_UNKNOWN: Final = "transfer_unknown"
+    # presence, challenges, rematches
+    CANNOT_CLAIM: Final = "cannot_claim"
+    NOT_ONLINE: Final = "not_online"
+    NO_CHALLENGE: Final = "no_challenge"
+    NOT_OVER: Final = "not_over"
 
 
 class Close:
@@ -230,7 +247,8 @@ class Field:
 
 SCHEMAS: Final[dict[str, dict[str, Field]]] = {
     "hello": {"versions": Field("list"), "token": Field("str", False),
-              "name": Field("str", False)},
+              "name": Field("str", False), "password": Field("str", False),
+              "transfer": Field("str", False)},
     "ping": {},
     "create": {_ID: Field("id"), "game": Field("str", False), "config": Field("map"),
                "clock": Field("map", False), "private": Field("bool", False),
@@ -246,12 +264,24 @@ SCHEMAS: Final[dict[str, dict[str, Field]]] = {
     "decide": {_ID: Field("id"), "match": Field("str"), "version": Field("int"),
                "decision": Field("str"), "seat": Field("seat", False)},
     "resign": {_ID: Field("id"), "match": Field("str"), "seat": Field("seat", False)},
+    "claim": {_ID: Field("id"), "match": Field("str")},
+    "mine": {_ID: Field("id")},
+    "profile": {_ID: Field("id"), "player": Field("str", False), "name": Field("str", False)},
+    "history": {_ID: Field("id"), "player": Field("str", False), "name": Field("str", False),
+                "before": Field("num", False), "limit": Field("int", False)},
+    "leaderboard": {_ID: Field("id"), "mode": Field("str")},
+    "set_password": {_ID: Field("id"), "password": Field("str", False),
+                     "old": Field("str", False)},
+    "transfer": {_ID: Field("id"), "origin": Field("str")},
+    "signout_everywhere": {_ID: Field("id")},
 }
 """Client message types and their fields.  Unknown extra fields are rejected."""
 
 _CHECK: dict[str, Callable[[Any], bool]] = {
     "str": lambda v: isinstance(v, str),
     "int": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**63,
+    "num": lambda v: (isinstance(v, int | float) and not isinstance(v, bool)
+                      and 0 <= v < 2**63),
     "bool": lambda v: isinstance(v, bool),
     "map": lambda v: isinstance(v, dict),
     "list": lambda v: isinstance(v, list),
@@ -260,7 +290,8 @@ _CHECK: dict[str, Callable[[Any], bool]] = {
 }
 
 _KIND_TEXT = {
-    "str": "a string", "int": "a non-negative integer", "bool": "a boolean", "map": "a map",
+    "str": "a string", "int": "a non-negative integer", "num": "a non-negative number",
+    "bool": "a boolean", "map": "a map",
     "list": "a list", "id": "a string of 1-64 characters or a non-negative integer",
     "seat": "0 or 1",
 }

@@ -31,9 +31,13 @@ async function shot(page, name) {
   await page.screenshot({ path: path.join(shotDir, `${name}.png`), fullPage: false });
 }
 
+// Names are unique on a server: each run's players get a suffix of their own.
+const RUN = Math.random().toString(36).slice(2, 6);
+let named = 0;
+
 async function setName(page, name) {
   await page.goto(base + "/");
-  await page.locator("#name").fill(name);
+  await page.locator("#name").fill(`${name}-${RUN}${++named}`);
   await page.locator("#save-name").tap();
   await page.waitForFunction(() => window.__kickline.welcome !== null, null, { timeout: 15000 });
 }

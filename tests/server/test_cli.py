@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -209,9 +210,12 @@ anyio.run(main, *sys.argv[1:])
 """
 
 
+LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (DEBUG|INFO) ")
+
+
 def one_line_error(p: subprocess.CompletedProcess[str]) -> str:
-    """The single line a command printed on stderr (no traceback)."""
-    lines = p.stderr.strip().splitlines()
+    """The single line a command printed on stderr besides its INFO log (no traceback)."""
+    lines = [line for line in p.stderr.strip().splitlines() if not LOG_LINE.match(line)]
     assert len(lines) == 1 and lines[0].startswith("kickline: "), p.stderr
     return lines[0]
 

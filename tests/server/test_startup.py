@@ -15,8 +15,6 @@ from pathlib import Path
 import pytest
 from test_cli import ENV, ServerProc, one_line_error
 
-from kickline_server.identity import Tokens
-
 
 def serve(*args: str, prefix: list[str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run ``kickline serve ARGS`` expecting it to refuse to start."""
@@ -127,33 +125,42 @@ def test_a_secret_file_too_short_or_missing(tmp_path: Path) -> None:
     assert f"cannot read --secret-file {tmp_path / 'nope'}" in line
 
 
-def test_a_second_server_shares_the_first_ones_generated_secret(
+def test_a_secret_file_holding_what_the_server_wrote_keeps_every_token(
     tmp_path: Path, port: Callable[[], int]
 ) -> None:
-    first = ServerProc(tmp_path / "a", port())
+    # The server generates secret.key (raw bytes); the same bytes given back through
+    # --secret-file (as when sharing it with a second process) keep its tokens valid.
+    data = tmp_path / "d"
+    first = ServerProc(data, port())
     first.start()
-    assert first.stop() == 0
-    key = tmp_path / "a" / "secret.key"  # raw bytes, as the server wrote it
-    token = Tokens(key.read_bytes()).issue("alex")[1]
-    second = ServerProc(tmp_path / "b", port(), "--secret-file", str(key))
-    second.start()
     try:
-        assert _hello_with(second.port, token)["name"] == "alex"
+        welcome = _hello(first.port, {"name": "alex"})
     finally:
-        assert second.stop() == 0
+        assert first.stop() == 0
+    key = tmp_path / "shared.key"
+    (data / "secret.key").rename(key)
+    again = ServerProc(data, port(), "--secret-file", str(key))
+    again.start()
+    try:
+        back = _hello(again.port, {"token": welcome["token"]})
+    finally:
+        assert again.stop() == 0
+    assert back["t"] == "welcome" and back["player"] == welcome["player"]
+    assert not (data / "secret.key").exists()  # the file given was used, none generated
 
 
-def _hello_with(port: int, token: str) -> dict[str, object]:
+def _hello(port: int, fields: dict[str, str]) -> dict[str, object]:
     script = ("import sys, anyio, json\n"
               "from websockets.asyncio.client import connect\n"
               "from kickline_server.protocol import decode_replies, encode\n"
-              "async def main(url, token):\n"
+              "async def main(url, fields):\n"
               "    async with connect(url) as ws:\n"
-              "        await ws.send(encode({'t': 'hello', 'versions': [1], 'token': token}))\n"
+              "        await ws.send(encode({'t': 'hello', 'versions': [1],\n"
+              "                              **json.loads(fields)}))\n"
               "        print(json.dumps(decode_replies(await ws.recv())[0]))\n"
               "anyio.run(main, *sys.argv[1:])\n")
-    p = subprocess.run([sys.executable, "-c", script, f"ws://127.0.0.1:{port}/ws", token],
-                       env=ENV, capture_output=True, text=True, timeout=30)
+    p = subprocess.run([sys.executable, "-c", script, f"ws://127.0.0.1:{port}/ws",
+                        json.dumps(fields)], env=ENV, capture_output=True, text=True, timeout=30)
     assert p.returncode == 0, p.stderr
     got: dict[str, object] = json.loads(p.stdout)
     return got
