@@ -17,7 +17,7 @@ LINT := $(BIN)/ruff check .
 TYPECHECK := $(BIN)/mypy
 PYTEST := KICKLINE_SLOW=1 $(BIN)/pytest -p no:cacheprovider
 
-.PHONY: help setup system-packages test lint typecheck serve wheel client clean server
+.PHONY: help setup system-packages test lint typecheck serve wheel client dist clean server
 
 help:
 	@echo "make serve      run the server (data in ./data) and serve the client;"
@@ -27,6 +27,7 @@ help:
 	@echo "make typecheck  mypy --strict only"
 	@echo "make wheel      build the rules wheel into client/build/"
 	@echo "make client     build what the web client loads (wheel, trimmed Pyodide) into client/build/"
+	@echo "make dist       the kickline wheel, carrying the built client, into dist/"
 	@echo "make setup      what every target above does first (a developer's set-up)"
 	@echo "make server     an operator's install: the server and the built client only,"
 	@echo "                no dev tools, no browser, no root (deploy/README.md)"
@@ -50,12 +51,15 @@ $(NPM_STAMP): client/package.json client/package-lock.json
 			"Pyodide tests (they skip without it, except under CI)"; \
 	fi
 
-# Debian packages some tests use: redis-server (optional backend; nothing depends on it)
-# and chromium (browser tests).  Only root can install; anyone else gets told what to run.
+# Debian packages some tests use: redis-server (optional backend; nothing depends on it),
+# chromium (browser tests), caddy and docker-compose (deploy/'s files checked statically:
+# tests/tools/test_deploy.py).  Only root can install; anyone else gets told what to run.
 system-packages:
 	@need=""; \
 	command -v redis-server >/dev/null 2>&1 || need="$$need redis-server"; \
 	[ -x /usr/bin/chromium ] || need="$$need chromium"; \
+	command -v caddy >/dev/null 2>&1 || need="$$need caddy"; \
+	command -v docker-compose >/dev/null 2>&1 || need="$$need docker-compose"; \
 	if [ -z "$$need" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		echo "make setup: installing$$need"; \
@@ -91,6 +95,11 @@ wheel: setup
 client: setup
 	$(BIN)/python tools/build_client.py
 
+# The installable wheel: setup.py's build step builds the client (as `make client`) and
+# puts it in the wheel, so `pip install dist/kickline-*.whl && kickline serve` serves it.
+dist: setup
+	$(BIN)/python -m pip wheel --disable-pip-version-check --no-deps --wheel-dir dist .
+
 # The client runs the rules wheel, so serve the one built from this working tree.  In a
 # checkout the server keeps its data in ./data (each clone its own).  HOST and PORT count
 # only when given on make's command line (a shell may export HOST as the machine's name).
@@ -98,19 +107,18 @@ serve: client
 	$(BIN)/kickline serve $(if $(filter command line,$(origin HOST)),--host $(HOST)) \
 		$(if $(filter command line,$(origin PORT)),--port $(PORT)) $(ARGS)
 
-# An operator's install (deploy/README.md): the server into .venv as a normal (not
-# editable) install without the dev tools, the client's runtime npm package (Pyodide; not
-# the browser-test driver), and the client build.  No root, no apt, no Chromium.  Rerun
-# after every upgrade: it reinstalls the server and rebuilds the client.
+# An operator's install (deploy/README.md): the client's runtime npm package (Pyodide; not
+# the browser-test driver), then the server into .venv as a normal (not editable) install
+# without the dev tools; installing builds the client into the package (setup.py), so
+# `kickline serve` serves it from anywhere.  No root, no apt, no Chromium.  Rerun after
+# every upgrade: it reinstalls the server and rebuilds the client.
 server: | $(BIN)/python
-	$(BIN)/python -m pip install --disable-pip-version-check --quiet --upgrade .
-	rm -f $(PY_STAMP)  # no longer the editable dev install: `make setup` redoes it
 	@command -v npm >/dev/null 2>&1 || { echo "make server: npm not found: install" \
 		"Node.js 18+ and npm (deploy/README.md, step 1) to build the client"; exit 1; }
 	cd client && npm ci --omit=dev --no-audit --no-fund
-	$(BIN)/python tools/build_client.py
-	@echo "make server: installed $$($(BIN)/kickline --version); run:" \
-		"$(BIN)/kickline serve --client-dir $(CURDIR)/client"
+	rm -f $(PY_STAMP)  # .venv will no longer hold the editable dev install: `make setup` redoes it
+	$(BIN)/python -m pip install --disable-pip-version-check --quiet --upgrade .
+	@echo "make server: installed $$($(BIN)/kickline --version); run: $(BIN)/kickline serve"
 
 clean:
 	rm -rf client/build artifacts .pytest_cache .mypy_cache .ruff_cache build dist

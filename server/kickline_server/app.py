@@ -25,24 +25,27 @@ from anyio.abc import TaskStatus
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
-from . import startup
+from . import startup, tournament_http
 from .actor import Stats
 from .addresses import TrustedProxies
 from .budgets import Budgets
+from .config import find_client_dir
 from .gate import Gate, loop_errors, quiet_logger
 from .identity import Tokens, load_keyring, load_server_id, read_secret_file
 from .lobby import Lobby, LobbyLimits
+from .ops import Ops
 from .players import set_cookie
 from .startup import StartupError
 from .static import StaticLimits
 from .store import Store, StoreError, unpack
 from .store_redis import RedisStore
 from .store_sqlite import SqliteStore
+from .tournaments import Desk, LobbyMatches, TournamentLimits, Tournaments
 from .transport import Buckets, TransportLimits, serve_connection
 
 log = logging.getLogger(__name__)
 
-CLIENT_DIR = Path(__file__).resolve().parents[2] / "client"
+CLIENT_DIR = find_client_dir()
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +75,11 @@ class ServerConfig:
     sqlite_synchronous: str = "NORMAL"
     transport: TransportLimits = field(default_factory=TransportLimits)
     lobby: LobbyLimits = field(default_factory=LobbyLimits)
+    admin_password: str | None = field(default=None, repr=False)
+    """Opens ``/status`` (HTTP Basic, user ``admin``); without it the page is off."""
     fixed_seed: bytes | None = field(default=None, repr=False)
     """Test only: every match uses this dice seed.  Never reachable from a client."""
+    tournaments: TournamentLimits = field(default_factory=TournamentLimits)
 
 
 GC_THRESHOLD: Final = (5_000, 50, 10)
@@ -155,6 +161,21 @@ class _Phases:
         return startup.explain(exc, self.now, self.where)
 
 
+async def open_admin_store(data_dir: Path, redis_url: str | None, prefix: str) -> Store:
+    """The store of a server that may be running, for ``kickline admin``: Redis is shared
+    anyway; the embedded SQLite file takes a second writer (WAL), so the data directory's
+    lock, which keeps out a second *server*, is not taken."""
+    if redis_url:
+        redis = RedisStore(redis_url, prefix=prefix)
+        await redis.ping()
+        await redis.migrate()
+        return redis
+    path = data_dir / "kickline.sqlite3"
+    if not path.exists():
+        raise OSError(f"no kickline data in {data_dir} (give --data-dir, or --redis-url)")
+    return SqliteStore(path, checkpoint_every=0)
+
+
 async def run_server(
     config: ServerConfig,
     shutdown: anyio.Event | None = None,
@@ -209,6 +230,10 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
     async with anyio.create_task_group() as actors:
         lobby = Lobby(store, tokens, actors, owner=owner, limits=config.lobby,
                       fixed_seed=config.fixed_seed, stats=stats, budgets=config.budgets)
+        tournaments = Tournaments(store, LobbyMatches(lobby), limits=config.tournaments)
+        lobby.desk = Desk(tournaments)
+        lobby.recorder.listen(lambda record: tournaments.on_record(record.plain))
+        lobby.players.on_register = tournaments.on_register
         if on_lobby is not None:
             on_lobby(lobby)
         phases.now = "recover"
@@ -218,9 +243,25 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
         recorded = await lobby.recorder.catch_up()
         if recorded:
             log.info("recorded %d finished matches", recorded)
+        events = await tournaments.load()
+        if events:
+            log.info("resumed %d running tournaments", events)
+        await actors.start(lobby.desk.run)
         if store.leases_expire:  # other processes may die and leave matches to adopt
             await actors.start(lobby.adopt)
         buckets = Buckets(config.transport)
+        ops = Ops(lobby, store, stats, node=owner,
+                  store_kind="redis" if config.redis_url else "sqlite",
+                  admin_password=config.admin_password,
+                  connections=lambda: sum(gate.connected.values()))
+        await actors.start(ops.watch)
+
+        async def who(token: str) -> str | None:
+            claim = tokens.verify(token)
+            account = None if claim is None else await store.account(claim.player)
+            if account is None or claim is None or account.epoch != claim.epoch:
+                return None
+            return account.player
 
         def health() -> dict[str, Any]:
             return {"ok": True, "matches": len(lobby.actors),
@@ -232,8 +273,9 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                     client_dir=config.client_dir, health=health,
                     handshake_timeout=config.transport.handshake_timeout,
                     static_limits=config.static,
-                    routes=lambda conn, request, path, query: _routes(
-                        conn, request, lobby, path, query))
+                    routes=lambda conn, request, path, query: ops.respond(
+                        conn, request, path) or _routes(
+                        conn, request, lobby, path, query, tournaments, who))
 
         async def handler(ws: ServerConnection) -> None:
             with gate.holding(ws) as address:
@@ -257,6 +299,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             await shutdown.wait()
             log.info("shutting down: closing listener and connections")
             lobby.accepting = False
+            ops.health.draining = True
             server.close(close_connections=True)
             with anyio.move_on_after(config.transport.close_timeout + 1):
                 await server.wait_closed()
@@ -266,12 +309,17 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
 
 
 def _routes(conn: ServerConnection, request: Request, lobby: Lobby, path: str,
-            query: str) -> Response | Awaitable[Response] | None:
-    """The players' HTTP routes (GET): ``/session`` and ``/record/<match>.json``."""
+            query: str, tournaments: Tournaments,
+            who: Callable[[str], Awaitable[str | None]]
+            ) -> Response | Awaitable[Response] | None:
+    """The players' HTTP routes (GET): ``/session`` and ``/record/<match>.json``; the
+    tournaments' under ``/tournaments/`` (tournament_http.py)."""
     if path == "/session":
         return _session(conn, request, lobby, query)
     if path.startswith("/record/") and path.endswith(".json"):
         return _record(conn, lobby, path[len("/record/"):-len(".json")])
+    if path.startswith(tournament_http.PREFIX):
+        return tournament_http.respond(conn, request, path, tournaments, who)
     return None
 
 

@@ -21,10 +21,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 import anyio
 
-from . import config, games
+from . import config, games, logs
+from .accounts import name_key
 from .actor import ActorLimits
 from .addresses import TrustedProxies
-from .app import CLIENT_DIR, ServerConfig, run_server, tune_gc
+from .app import ServerConfig, open_admin_store, run_server, tune_gc
 from .botclient import BotError, BotState, play
 from .budgets import Budgets
 from .core import Clock
@@ -33,7 +34,8 @@ from .lobby import LobbyLimits
 from .protocol import Limits
 from .startup import StartupError
 from .static import StaticLimits
-from .store import SchemaTooNew
+from .store import SchemaTooNew, StoreUnavailable
+from .tournaments import TournamentLimits
 from .transport import TransportLimits
 
 BOT_EXIT: Final[Mapping[str, int]] = {
@@ -114,6 +116,17 @@ def _parser() -> argparse.ArgumentParser:
                    help="the server's data directory (default: as kickline serve's)")
     k.add_argument("--log-level", default="WARNING", help="WARNING (default)")
 
+    a = sub.add_parser("admin", help="grant or revoke the organiser role (who may create "
+                       "and run tournaments); works while the server runs",
+                       description="The organiser role: kickline admin grant NAME | revoke "
+                       "NAME | list.  The first account of a fresh server holds it already.")
+    a.add_argument("action", choices=["grant", "revoke", "list"])
+    a.add_argument("name", nargs="?", help="the player's name (as on their profile)")
+    a.add_argument("--data-dir", type=Path, default=config.default_data_dir())
+    a.add_argument("--redis-url", default=None, help="the server's Redis, if it uses one")
+    a.add_argument("--redis-prefix", default="kl:")
+    a.add_argument("--log-level", default="WARNING")
+
     add_bot_options(sub.add_parser(
         "bot", help="play one match over the network with a bot", epilog=BOT_EPILOG,
         description="Play one match over the network, as a browser would, and print one "
@@ -142,10 +155,10 @@ def _serve(args: argparse.Namespace) -> int:
     if args.print_config:
         print(opts.describe())
         return 0
-    logging.getLogger().setLevel(opts.log_level)
+    logs.setup(opts.log_level, opts.log_format)
     server = ServerConfig(
         host=opts.host, port=opts.port, data_dir=opts.data_dir, redis_url=opts.redis_url,
-        secret_file=opts.secret_file, client_dir=opts.client_dir or CLIENT_DIR,
+        secret_file=opts.secret_file, client_dir=opts.client_dir,
         max_connections_per_address=opts.max_connections_per_address,
         trusted_proxies=trusted,
         budgets=Budgets(**{name: opts.values[name] for name in Budgets.__dataclass_fields__}),
@@ -162,8 +175,11 @@ def _serve(args: argparse.Namespace) -> int:
             waiting_grace=opts.waiting_grace,
             max_live_matches=opts.max_matches,
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
+        admin_password=opts.admin_password,
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
         else None,
+        tournaments=TournamentLimits(pairing_timeout=opts.pairing_timeout,
+                                     max_tournaments=opts.max_tournaments),
     )
 
     async def main() -> None:
@@ -285,6 +301,45 @@ def _bot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _admin(args: argparse.Namespace) -> int:
+    """``kickline admin``: one line saying what was done, or what is wrong and what to do."""
+    if args.action != "list" and not args.name:
+        print(f"kickline: admin {args.action} needs a player's name", file=sys.stderr)
+        return 2
+
+    async def run() -> int:
+        store = await open_admin_store(args.data_dir, args.redis_url, args.redis_prefix)
+        try:
+            if args.action == "list":
+                names = []
+                for player in sorted(await store.organisers()):
+                    account = await store.account(player)
+                    names.append(account.name if account else f"(unknown player {player})")
+                print("\n".join(sorted(names)) if names else "no organisers yet (the first "
+                      "account made on this server becomes one)")
+                return 0
+            account = await store.account_by_name(name_key(args.name))
+            if account is None:
+                print(f"kickline: there is no player called {args.name!r} on this server "
+                      "(they must open the site and choose that name first)", file=sys.stderr)
+                return 1
+            if args.action == "grant":
+                await store.grant_organiser(account.player)
+                print(f"{account.name} is now an organiser")
+            else:
+                await store.revoke_organiser(account.player)
+                print(f"{account.name} is no longer an organiser")
+            return 0
+        finally:
+            await store.aclose()
+
+    try:
+        return anyio.run(run)
+    except (StoreUnavailable, SchemaTooNew, OSError) as exc:
+        print(f"kickline: cannot open the store: {exc}", file=sys.stderr)
+        return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=getattr(args, "log_level", "INFO").upper(),
@@ -300,6 +355,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"new signing key {kid} in {args.data_dir / 'secret.key'}; restart the server "
               "to use it (tokens signed by the older keys keep working)")
         return 0
+    if args.command == "admin":
+        return _admin(args)
     return _bot(args)
 
 

@@ -163,6 +163,12 @@ class Reserve:
 
 
 @dataclass(frozen=True, slots=True)
+class Cancel:
+    """End the match now without a result (``reason: "cancelled"``): its outcome was
+    decided elsewhere (a tournament organiser adjudicated or re-paired its board)."""
+
+
+@dataclass(frozen=True, slots=True)
 class TimerFired:
     key: str
 
@@ -172,7 +178,8 @@ class Resume:
     """After a restore: restart the clocks of owed decisions and the grace windows."""
 
 
-Command = Sit | Connect | Disconnect | Decide | Resign | Claim | Reserve | TimerFired | Resume
+Command = (Sit | Connect | Disconnect | Decide | Resign | Claim | Reserve | Cancel | TimerFired
+           | Resume)
 
 
 # --- effects ----------------------------------------------------------------------
@@ -467,6 +474,9 @@ class MatchCore:
             self._claim(cmd, now, p)
         elif isinstance(cmd, Reserve):
             self._reserve(cmd, p)
+        elif isinstance(cmd, Cancel):
+            if self.status != "over":
+                self._finish({"winner": None, "score": None, "reason": "cancelled"}, p)
         elif isinstance(cmd, TimerFired):
             self._timer(cmd, now, p)
         elif isinstance(cmd, Resume):

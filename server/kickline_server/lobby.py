@@ -18,6 +18,7 @@ import contextlib
 import logging
 import secrets
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -26,12 +27,13 @@ from typing import Any
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
-from . import games
+from . import games, metrics
 from .accounts import AccountError
 from .actor import Actor, ActorLimits, Peer, Stats
 from .addresses import address_key
 from .budgets import Budgets, Lockout, Rate
 from .core import (
+    Cancel,
     Claim,
     Clock,
     Command,
@@ -47,10 +49,12 @@ from .core import (
 )
 from .errlog import Throttled
 from .identity import Tokens
+from .logs import PLAYER
 from .players import PlayerLimits, Players, cookie_token
 from .protocol import PROTOCOL_VERSIONS, BadRequest, Close, Code, Message, MsgId, error, retry
 from .results import Recorder
 from .store import Store, StoreError, StoreUnavailable, unpack
+from .tournament import Refused
 from .transport import Connection
 
 # The lobby requests (create, join, quick) remembered per match: a match is made or
@@ -140,6 +144,7 @@ class Lobby:
         self.recent: OrderedDict[tuple[str, str], str] = OrderedDict()
         self.games = games.available()
         self.accepting = True
+        self.conns: weakref.WeakSet[Connection] = weakref.WeakSet()  # said hello
         self.budgets = b = budgets or Budgets()
         hour, minute = 3600.0, 60.0
         self._identities = Rate(b.identities_per_hour, hour, clock=clock)
@@ -151,6 +156,8 @@ class Lobby:
                                     cap=b.max_lockout, clock=clock)
         self._held: dict[str, set[str]] = {}
         """Matches held, by ``p:<player>`` and ``a:<address key>``: pruned as counted."""
+        self.desk: Any = None
+        """The tournaments' messages (:class:`~.tournaments.Desk`), once the app sets it."""
 
     # -- hub interface --
 
@@ -177,6 +184,8 @@ class Lobby:
             return error(Code.BUSY, "the server cannot reach its data right now; "
                          "reconnect in a moment")
         conn.player, conn.name = account.player, account.name
+        PLAYER.set(account.player)  # the connection's task: its log lines name the player
+        self.conns.add(conn)
         self.online.setdefault(account.player, set()).add(conn)
         welcome: Message = {
             "t": "welcome", "version": max(common), "versions": list(PROTOCOL_VERSIONS),
@@ -228,6 +237,8 @@ class Lobby:
                              retry_after=self.limits.store_retry_after) from exc
 
     async def detach(self, conn: Connection) -> None:
+        if self.desk is not None:
+            self.desk.detach(conn)
         if conn.player is not None:
             conns = self.online.get(conn.player)
             if conns is not None:
@@ -302,6 +313,7 @@ class Lobby:
             actor = await self._start(core)
             actor.offer(Resume())
             count += 1
+        metrics.ADOPTED.inc(count)
         return count
 
     async def adopt(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
@@ -334,9 +346,10 @@ class Lobby:
             return None
 
     def _new_core(self, ruleset: games.Ruleset, config: Mapping[str, Any], clock: Clock,
-                  meta: dict[str, Any]) -> MatchCore:
+                  meta: dict[str, Any], match_id: str | None = None) -> MatchCore:
         seed = self.fixed_seed if self.fixed_seed is not None else secrets.token_bytes(32)
-        return MatchCore(ruleset.game, ruleset.bots, match_id=secrets.token_urlsafe(9),
+        return MatchCore(ruleset.game, ruleset.bots,
+                         match_id=match_id or secrets.token_urlsafe(9),
                          config=config, seed=seed, now=self.clock(), clock=clock,
                          grace=self.limits.grace, waiting_ttl=self.limits.waiting_ttl,
                          waiting_grace=self.limits.waiting_grace,
@@ -727,7 +740,8 @@ class Lobby:
                       config: Mapping[str, Any], game: str = "kickline",
                       clock: Clock | None = None, rated: bool = False,
                       start_by: float | None = None,
-                      meta: Mapping[str, Any] | None = None) -> str:
+                      meta: Mapping[str, Any] | None = None,
+                      match_id: str | None = None) -> str:
         """Make a match for two named players (``(player id, name)`` for seat 0, then
         seat 1): it appears in both players' ``welcome.matches`` and ``mine`` as
         ``reserved`` ("your next match"), online players are sent ``next_match``, and
@@ -738,16 +752,22 @@ class Lobby:
         is kept with the match and its record (a tournament puts ``{"tournament":
         ...}`` there; ``tournament`` is copied into the record).  Returns the match id.
         Raises :class:`ValueError` for a bad game or config (nothing made) and
-        :class:`~.protocol.BadRequest` ``busy`` at the server's match limit."""
+        :class:`~.protocol.BadRequest` ``busy`` at the server's match limit.
+
+        With ``match_id`` (a tournament derives its boards' ids) the call is idempotent:
+        if a match with that id exists, live or stored, nothing is made."""
         ruleset = games.get(game)
         ruleset.game.setup(config)  # raises for a config the ruleset refuses
         if players[0][0] == players[1][0]:
             raise ValueError("a reserved match needs two different players")
+        if match_id is not None and (match_id in self.actors
+                                     or await self.store.load(match_id) is not None):
+            return match_id
         if len(self.actors) >= self.limits.max_live_matches:
             raise BadRequest(Code.BUSY, "the server is at its match limit; try later")
         extra = dict(meta or {})
         extra.update(private=True, quick=False, rated=rated)
-        core = self._new_core(ruleset, config, clock or self.limits.clock, extra)
+        core = self._new_core(ruleset, config, clock or self.limits.clock, extra, match_id)
         core.meta["code"] = await self._claim_code(core.match_id)
         actor = await self._start(core)
         if not await actor.call(Reserve(players, start_by)):
@@ -759,6 +779,32 @@ class Lobby:
                         "config": dict(config), "rated": rated, "start_by": start_by,
                         "tournament": extra.get("tournament")})
         return core.match_id
+
+    # -- tournaments (tournaments.Desk answers; Refused becomes the error) --
+
+    async def _tournament(self, conn: Connection, msg: Message, what: str) -> None:
+        if self.desk is None:
+            raise BadRequest(Code.UNKNOWN_TYPE, "this server runs no tournaments", msg["id"])
+        try:
+            conn.push(await getattr(self.desk, what)(conn, msg))
+        except Refused as exc:
+            conn.push(error(exc.code, exc.message, msg["id"]))
+
+    async def _on_tournaments(self, conn: Connection, msg: Message) -> None:
+        await self._tournament(conn, msg, "on_list")
+
+    async def _on_tournament(self, conn: Connection, msg: Message) -> None:
+        await self._tournament(conn, msg, "on_view")
+
+    async def _on_tcommand(self, conn: Connection, msg: Message) -> None:
+        await self._tournament(conn, msg, "on_command")
+
+    async def cancel(self, match_id: str) -> None:
+        """End a live match without a result (``reason: "cancelled"``, played by nobody):
+        a tournament organiser decided its board.  Nothing if it is not live here."""
+        actor = self.actors.get(match_id)
+        if actor is not None:
+            await actor.call(Cancel())
 
     async def _on_resign(self, conn: Connection, msg: Message) -> None:
         player, _ = self._player(conn)

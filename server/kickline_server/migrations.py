@@ -78,10 +78,36 @@ def _text(v: bytes | str) -> str:
     return v.decode() if isinstance(v, bytes) else v
 
 
+# --- 2: tournaments --------------------------------------------------------------------
+
+_TOURNAMENTS_SQL = """
+CREATE TABLE tournaments (id TEXT PRIMARY KEY, created REAL NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0, events INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX tournaments_by_created ON tournaments (created DESC);
+CREATE TABLE tournament_events (tournament TEXT NOT NULL, idx INTEGER NOT NULL,
+    event BLOB NOT NULL, PRIMARY KEY (tournament, idx)) WITHOUT ROWID;
+CREATE TABLE organisers (player TEXT PRIMARY KEY) WITHOUT ROWID;
+"""
+
+
+def _tournaments_sqlite(db: sqlite3.Connection) -> None:
+    for statement in _TOURNAMENTS_SQL.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+async def _tournaments_redis(r: Any, prefix: str) -> None:
+    # New keys only (t:{id}:log, tournaments, tournaments:unfinished, organisers), made
+    # when first written: nothing to convert.
+    return None
+
+
 MIGRATIONS: Final = (
     Migration(1, "players: accounts, standings, match records and histories, transfer "
               "codes; every finished match queued to be recorded",
               _players_sqlite, _players_redis),
+    Migration(2, "tournaments: each event's log of events, the list of events, the "
+              "organisers", _tournaments_sqlite, _tournaments_redis),
 )
 
 LATEST: Final = MIGRATIONS[-1].version

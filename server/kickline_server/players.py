@@ -24,7 +24,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from typing import Any, Final
@@ -83,6 +83,8 @@ class Players:
         self.by_account = Attempts(limit=limits.password_tries, window=limits.password_window)
         self.by_address = Attempts(limit=limits.address_tries, window=limits.password_window)
         self._tickets_used: OrderedDict[str, float] = OrderedDict()
+        self.on_register: Callable[[str], Awaitable[None]] | None = None
+        """Told each new account's player id (tournaments: the first one organises)."""
 
     # -- hello ----------------------------------------------------------------------
 
@@ -165,6 +167,8 @@ class Players:
         account = Account(new_player_id(), name, self.clock())
         if not await self.store.create_account(account):
             raise _taken(name)
+        if self.on_register is not None:
+            await self.on_register(account.player)
         return account, self.tokens.sign(account.player, account.epoch)
 
     async def _sign_in(self, raw_name: str, password: str, address: str) -> tuple[Account, str]:

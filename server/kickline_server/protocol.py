@@ -14,6 +14,8 @@ from typing import Any, Final
 
 import msgpack  # type: ignore[import-untyped]
 
+from . import metrics
+
 PROTOCOL_VERSIONS: Final = (1,)
 """Protocol versions this server speaks, oldest first."""
 
@@ -274,6 +276,11 @@ SCHEMAS: Final[dict[str, dict[str, Field]]] = {
                      "old": Field("str", False)},
     "transfer": {_ID: Field("id"), "origin": Field("str")},
     "signout_everywhere": {_ID: Field("id")},
+    "tournaments": {_ID: Field("id")},
+    "tournament": {_ID: Field("id"), "tournament": Field("str"), "watch": Field("bool", False),
+                   "card": Field("int", False)},
+    "tcommand": {_ID: Field("id"), "op": Field("str"), "tournament": Field("str", False),
+                 "args": Field("map", False)},
 }
 """Client message types and their fields.  Unknown extra fields are rejected."""
 
@@ -319,6 +326,7 @@ def validate(msg: Message) -> Message:
 
 
 def error(code: str, message: str, re: MsgId | None = None, **extra: Any) -> Message:
+    metrics.error(code)  # every error a client is sent is made here: counted by code
     out: Message = {"t": "error", "code": code, "message": message}
     if re is not None:
         out["re"] = re

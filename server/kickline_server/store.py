@@ -93,6 +93,10 @@ class Store(Protocol):
 
     async def find_code(self, code: str) -> str | None: ...
 
+    async def ping(self) -> None:
+        """Raise :class:`StoreUnavailable` unless the store answers now."""
+        ...
+
     async def aclose(self) -> None: ...
 
     # -- schema --
@@ -158,6 +162,39 @@ class Store(Protocol):
     async def take_transfer(self, code: str, now: float) -> tuple[TransferState, str | None]:
         """Use a transfer code: ``("ok", player)`` once; afterwards ``"used"``; past its
         expiry ``"expired"``; never issued (or long gone) ``"unknown"``."""
+        ...
+
+    # -- tournaments --
+
+    async def create_tournament(self, tid: str, created: float) -> bool:
+        """Register a new event id; ``False`` (nothing written) if it is taken."""
+        ...
+
+    async def append_events(self, tid: str, start: int, events: Sequence[bytes]) -> None:
+        """Write an event's log entries at index ``start`` (a retried write with the same
+        ``start`` overwrites; :class:`LogGap` past the end)."""
+        ...
+
+    async def tournament_events(self, tid: str) -> list[bytes]:
+        """An event's whole log (empty for an unknown id)."""
+        ...
+
+    async def tournament_ids(self, *, unfinished: bool) -> list[str]:
+        """Event ids, newest first; only the unfinished ones if asked."""
+        ...
+
+    async def finish_tournament(self, tid: str) -> None: ...
+
+    async def organisers(self) -> set[str]:
+        """The accounts that hold the organiser role."""
+        ...
+
+    async def grant_organiser(self, player: str) -> None: ...
+
+    async def revoke_organiser(self, player: str) -> None: ...
+
+    async def count_accounts(self, at_most: int) -> int:
+        """How many accounts exist, counting no further than ``at_most``."""
         ...
 
 

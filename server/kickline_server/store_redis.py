@@ -5,7 +5,9 @@ Keys (prefix ``kl:`` by default): ``m:{id}:snap``, ``m:{id}:log``, ``lease:{id}`
 players: ``acct:{player}`` (msgpack), ``name:{name key}`` (player id), ``st:{player}``
 (a hash, mode -> msgpack standing), ``lb:{mode}`` (sorted set, rating), ``res:{match}``
 (msgpack record), ``hist:{player}`` (sorted set of matches by time), ``unrecorded``
-(set), ``xfer:{code}`` (msgpack, expiring); ``schema`` holds the schema version.
+(set), ``xfer:{code}`` (msgpack, expiring); tournaments: ``t:{id}:log`` (list of
+events), ``tournaments`` (sorted set by creation), ``tournaments:unfinished`` (set),
+``organisers`` (set); ``schema`` holds the schema version.
 ``save`` is one Lua script, so it is atomic and refused unless the caller holds the
 lease.  Connection failures surface as :class:`~.store.StoreUnavailable`.
 """
@@ -73,6 +75,21 @@ redis.call('SET', KEYS[1], cmsgpack.pack(t), 'KEEPTTL')
 return {'ok', t['player']}
 """
 
+_APPEND = """
+local n = redis.call('LLEN', KEYS[1])
+local start = tonumber(ARGV[1])
+if n < start then return redis.error_reply('GAP log has ' .. n .. ' entries') end
+if n > start then
+  if start == 0 then redis.call('DEL', KEYS[1]) else redis.call('LTRIM', KEYS[1], 0, start - 1) end
+end
+for i = 4, #ARGV do redis.call('RPUSH', KEYS[1], ARGV[i]) end
+if redis.call('ZSCORE', KEYS[2], ARGV[2]) == false then
+  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
+  redis.call('SADD', KEYS[3], ARGV[2])
+end
+return n
+"""
+
 TRANSFER_KEEP = 86_400
 """Seconds a transfer code is kept after it expires (so a late replay is told "used" or
 "expired", not "unknown")."""
@@ -106,6 +123,7 @@ class RedisStore:
         self._release = self._r.register_script(_RELEASE)
         self._create_account = self._r.register_script(_CREATE_ACCOUNT)
         self._take_transfer = self._r.register_script(_TAKE_TRANSFER)
+        self._append = self._r.register_script(_APPEND)
 
     @property
     def _a(self) -> Any:
@@ -289,6 +307,65 @@ class RedisStore:
         if s in ("unknown", "used", "expired"):
             return s, None  # type: ignore[return-value]
         raise StoreUnavailable(f"redis: unexpected transfer state {s!r}")
+
+    # -- tournaments --
+
+    async def create_tournament(self, tid: str, created: float) -> bool:
+        async def run() -> bool:
+            added = await self._a.zadd(self._k("tournaments"), {tid: created}, nx=True)
+            if added:
+                await self._a.sadd(self._k("tournaments", "unfinished"), tid)
+            return bool(added)
+        return await self._call(run)
+
+    async def append_events(self, tid: str, start: int, events: Sequence[bytes]) -> None:
+        keys = [self._k("t", tid, "log"), self._k("tournaments"),
+                self._k("tournaments", "unfinished")]
+        args: list[Any] = [start, tid, time.time(), *events]
+        try:
+            await self._call(lambda: self._append(keys=keys, args=args))
+        except ResponseError as exc:
+            if str(exc).startswith("GAP"):
+                raise LogGap(f"event {tid}: {exc}") from exc
+            raise
+
+    async def tournament_events(self, tid: str) -> list[bytes]:
+        raw = await self._call(lambda: self._a.lrange(self._k("t", tid, "log"), 0, -1))
+        return [bytes(e) for e in raw]
+
+    async def tournament_ids(self, *, unfinished: bool) -> list[str]:
+        ids = [_text(i) for i in await self._call(
+            lambda: self._a.zrevrange(self._k("tournaments"), 0, -1))]
+        if not unfinished:
+            return ids
+        live = {_text(i) for i in await self._call(
+            lambda: self._a.smembers(self._k("tournaments", "unfinished")))}
+        return [i for i in ids if i in live]
+
+    async def finish_tournament(self, tid: str) -> None:
+        await self._call(lambda: self._a.srem(self._k("tournaments", "unfinished"), tid))
+
+    async def organisers(self) -> set[str]:
+        return {_text(p) for p in await self._call(
+            lambda: self._a.smembers(self._k("organisers")))}
+
+    async def grant_organiser(self, player: str) -> None:
+        await self._call(lambda: self._a.sadd(self._k("organisers"), player))
+
+    async def revoke_organiser(self, player: str) -> None:
+        await self._call(lambda: self._a.srem(self._k("organisers"), player))
+
+    async def count_accounts(self, at_most: int) -> int:
+        # No index of accounts: scan their keys (asked only while a server has no
+        # organiser, i.e. when it is fresh and small).
+        async def run() -> int:
+            n = 0
+            async for _ in self._a.scan_iter(match=self._k("acct", "*"), count=100):
+                n += 1
+                if n >= at_most:
+                    break
+            return n
+        return await self._call(run)
 
 
 def _text(v: bytes | str) -> str:

@@ -162,6 +162,10 @@ class SqliteStore:
             for j in batch:
                 j.done = True
 
+    async def ping(self) -> None:
+        """Answer a trivial query (``/readyz``); :class:`StoreUnavailable` if it cannot."""
+        await self._run(lambda: self._db.execute("SELECT 1").fetchone())
+
     async def migrate(self) -> list[int]:
         # Done on opening (nothing may read the old schema first): report it once.
         applied, self.migrated = self.migrated, []
@@ -391,6 +395,77 @@ class SqliteStore:
 
     async def take_transfer(self, code: str, now: float) -> tuple[TransferState, str | None]:
         return await self._write(self._take_transfer, code, now)
+
+    # -- tournaments --
+
+    def _create_tournament(self, tid: str, created: float) -> bool:
+        cur = self._db.execute("INSERT OR IGNORE INTO tournaments (id, created) VALUES (?, ?)",
+                               (tid, created))
+        return cur.rowcount == 1
+
+    async def create_tournament(self, tid: str, created: float) -> bool:
+        return await self._write(self._create_tournament, tid, created)
+
+    def _append_events(self, tid: str, start: int, events: list[bytes]) -> None:
+        db = self._db
+        row = db.execute("SELECT events FROM tournaments WHERE id = ?", (tid,)).fetchone()
+        n = 0 if row is None else int(row[0])
+        if row is None:
+            db.execute("INSERT INTO tournaments (id, created) VALUES (?, ?)",
+                       (tid, self.clock()))
+        if n < start:
+            raise LogGap(f"event {tid} has {n} entries, asked to write at {start}")
+        db.execute("DELETE FROM tournament_events WHERE tournament = ? AND idx >= ?",
+                   (tid, start))
+        db.executemany("INSERT INTO tournament_events (tournament, idx, event) VALUES (?, ?, ?)",
+                       [(tid, start + i, e) for i, e in enumerate(events)])
+        db.execute("UPDATE tournaments SET events = ? WHERE id = ?", (start + len(events), tid))
+
+    async def append_events(self, tid: str, start: int, events: Sequence[bytes]) -> None:
+        await self._write(self._append_events, tid, start, list(events))
+
+    def _tournament_events(self, tid: str) -> list[bytes]:
+        rows = self._db.execute(
+            "SELECT e.event FROM tournament_events e JOIN tournaments t ON t.id = e.tournament"
+            " WHERE e.tournament = ? AND e.idx < t.events ORDER BY e.idx", (tid,)).fetchall()
+        return [bytes(r[0]) for r in rows]
+
+    async def tournament_events(self, tid: str) -> list[bytes]:
+        return await self._run(self._tournament_events, tid)
+
+    def _tournament_ids(self, unfinished: bool) -> list[str]:
+        where = " WHERE finished = 0" if unfinished else ""
+        rows = self._db.execute(f"SELECT id FROM tournaments{where} ORDER BY created DESC, id")
+        return [str(r[0]) for r in rows.fetchall()]
+
+    async def tournament_ids(self, *, unfinished: bool) -> list[str]:
+        return await self._run(self._tournament_ids, unfinished)
+
+    def _exec(self, sql: str, *args: Any) -> None:
+        self._db.execute(sql, args)
+
+    async def finish_tournament(self, tid: str) -> None:
+        await self._write(self._exec, "UPDATE tournaments SET finished = 1 WHERE id = ?", tid)
+
+    def _organisers(self) -> set[str]:
+        return {str(r[0]) for r in self._db.execute("SELECT player FROM organisers")}
+
+    async def organisers(self) -> set[str]:
+        return await self._run(self._organisers)
+
+    async def grant_organiser(self, player: str) -> None:
+        await self._write(self._exec, "INSERT OR IGNORE INTO organisers (player) VALUES (?)",
+                          player)
+
+    async def revoke_organiser(self, player: str) -> None:
+        await self._write(self._exec, "DELETE FROM organisers WHERE player = ?", player)
+
+    def _count_accounts(self, at_most: int) -> int:
+        return int(self._db.execute("SELECT count(*) FROM (SELECT 1 FROM accounts LIMIT ?)",
+                                    (at_most,)).fetchone()[0])
+
+    async def count_accounts(self, at_most: int) -> int:
+        return await self._run(self._count_accounts, at_most)
 
     async def aclose(self) -> None:
         self._stop.set()

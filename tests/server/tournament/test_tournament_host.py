@@ -89,7 +89,7 @@ class FakeMaker:
     async def record(self, match_id: str) -> dict[str, Any] | None:
         return self.records.get(match_id)
 
-    def rating(self, player: str, mode: str) -> int:
+    async def rating(self, player: str, mode: str) -> int:
         return 1500 + sum(map(ord, player)) % 300
 
     def finish(self, match_id: str, winner: int | None, score: list[int] | None,
