@@ -214,7 +214,8 @@ class Actor:
             return
         self.core = MatchCore.restore(
             old.game, old.bots, unpack(stored.snapshot), [unpack(x) for x in stored.log],
-            grace=old.grace, waiting_ttl=old.waiting_ttl, reply_cache=old.reply_cache)
+            grace=old.grace, waiting_ttl=old.waiting_ttl, waiting_grace=old.waiting_grace,
+            reveal_timeout=old.reveal_timeout, reply_cache=old.reply_cache)
         self.timers.clear()
         now = self.clock()
         for e in self.core.handle(Resume(), now):

@@ -30,6 +30,7 @@ from .actor import Stats
 from .addresses import TrustedProxies
 from .budgets import Budgets
 from .config import find_client_dir
+from .dice import commitment
 from .gate import Gate, loop_errors, quiet_logger
 from .identity import Tokens, load_keyring, load_server_id, read_secret_file
 from .lobby import Lobby, LobbyLimits
@@ -355,8 +356,13 @@ async def _record(conn: ServerConnection, lobby: Lobby, match_id: str) -> Respon
         return conn.respond(404, "no finished match with that id\n")
     snapshot = unpack(stored.snapshot)
     log_entries = [{k: v for k, v in unpack(e).items() if k != "e"} for e in stored.log]
+    seed = bytes(snapshot["seed"])
     body = {"record": unpack(raw), "game": snapshot["game"], "config": snapshot["config"],
-            "seed": bytes(snapshot["seed"]).hex(), "log": log_entries}
+            "seed": seed.hex(), "commit": commitment(seed), "log": log_entries}
+    if snapshot.get("format", 0) >= 3:  # the players' dice contributions (dice.py)
+        body["commits"] = snapshot["commits"]
+        body["contributions"] = [None if c is None else bytes(c).hex()
+                                 for c in snapshot["contributions"]]
     response = conn.respond(200, json.dumps(body, separators=(",", ":")) + "\n")
     response.headers["Content-Type"] = "application/json"
     response.headers["Content-Disposition"] = f'attachment; filename="kickline-{match_id}.json"'

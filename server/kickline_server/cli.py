@@ -172,7 +172,7 @@ def _serve(args: argparse.Namespace) -> int:
             clock=Clock(decision=opts.decision_time, bank=opts.time_bank,
                         max_timeouts=opts.max_timeouts),
             grace=opts.grace, restart_grace=opts.restart_grace,
-            waiting_grace=opts.waiting_grace,
+            waiting_grace=opts.waiting_grace, reveal_timeout=opts.reveal_timeout,
             max_live_matches=opts.max_matches,
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
         admin_password=opts.admin_password,

@@ -192,6 +192,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("max_lockout", float, 3600.0, "the longest code lockout, in seconds"),
     Option("watches_per_minute", int, 30, "watch requests per player per minute"),
     Option("watches_per_minute_per_address", int, 120, "watch requests per address per minute"),
+    Option("reveal_timeout", float, 20.0,
+           "seconds the first roll waits for the players' dice contributions"),
     Option("waiting_grace", float, 120.0,
            "seconds a waiting match outlives its creator's last connection"),
     Option("static_stall", float, 20.0,

@@ -44,9 +44,11 @@ from .core import (
     Reserve,
     Resign,
     Resume,
+    Reveal,
     Send,
     Sit,
 )
+from .dice import parse_commit
 from .errlog import Throttled
 from .identity import Tokens
 from .logs import PLAYER
@@ -93,6 +95,8 @@ class LobbyLimits:
     waiting_ttl: float = 3600.0
     waiting_grace: float = 120.0
     """Seconds a waiting match outlives its creator's last connection."""
+    reveal_timeout: float = 20.0
+    """Seconds the first roll waits for committed dice contributions to be revealed."""
     reply_cache: int = 64
     max_live_matches: int = 20_000
     recent_ids: int = 10_000
@@ -110,6 +114,7 @@ class _Waiting:
     re: MsgId
     clock: Clock
     config: dict[str, Any]
+    commit: str | None = None
 
 
 class Lobby:
@@ -182,7 +187,8 @@ class Lobby:
         except StoreError as exc:
             log.warning("hello: store unavailable: %s", exc)
             return error(Code.BUSY, "the server cannot reach its data right now; "
-                         "reconnect in a moment")
+                         "reconnect in a moment",
+                         retry_after=retry(self.limits.store_retry_after))
         conn.player, conn.name = account.player, account.name
         PLAYER.set(account.player)  # the connection's task: its log lines name the player
         self.conns.add(conn)
@@ -339,7 +345,8 @@ class Lobby:
             return MatchCore.restore(
                 ruleset.game, ruleset.bots, snapshot, [unpack(e) for e in stored.log],
                 grace=self.limits.grace, waiting_ttl=self.limits.waiting_ttl,
-                waiting_grace=self.limits.waiting_grace, reply_cache=self.limits.reply_cache,
+                waiting_grace=self.limits.waiting_grace,
+                reveal_timeout=self.limits.reveal_timeout, reply_cache=self.limits.reply_cache,
                 restart_grace=self.limits.restart_grace)
         except (games.UnknownGame, ValueError, KeyError) as exc:
             log.error("match %s cannot be restored: %s", mid, exc)
@@ -353,6 +360,7 @@ class Lobby:
                          config=config, seed=seed, now=self.clock(), clock=clock,
                          grace=self.limits.grace, waiting_ttl=self.limits.waiting_ttl,
                          waiting_grace=self.limits.waiting_grace,
+                         reveal_timeout=self.limits.reveal_timeout,
                          reply_cache=self.limits.reply_cache, meta=meta,
                          restart_grace=self.limits.restart_grace)
 
@@ -420,6 +428,16 @@ class Lobby:
                      bank=num("bank", 0, lim.max_bank, base.bank),
                      max_timeouts=int(num("max_timeouts", 1, lim.max_timeouts,
                                           base.max_timeouts)))
+
+    def _commit(self, msg: Message) -> str | None:
+        """The sender's dice commitment (``dice_commit``), checked."""
+        raw = msg.get("dice_commit")
+        if raw is None:
+            return None
+        try:
+            return parse_commit(raw)
+        except ValueError as exc:
+            raise BadRequest(Code.BAD_FIELD, f"dice_commit: {exc}", msg["id"]) from exc
 
     def _capacity(self, msg: Message) -> None:
         if not self.accepting:
@@ -550,6 +568,7 @@ class Lobby:
             raise BadRequest(Code.UNKNOWN_BOT, f"no bot {bot!r}; this game has "
                              f"{sorted(ruleset.bots)}", msg["id"])
         private = bool(msg.get("private", False)) or bot is not None
+        commit = self._commit(msg)
         self._may_hold(conn, msg, waiting=bot is None)
         player, name = self._player(conn)
         self._take(msg, Code.TOO_MANY_CREATES, "you have created too many matches lately; "
@@ -561,13 +580,15 @@ class Lobby:
         self._hold(core.match_id, player, conn.address)
         self._remember(conn, msg["id"], core.match_id)
         conn.matches.add(core.match_id)
-        self._offer(actor, Sit(0, player, name, conn=conn.id, re=msg["id"]), conn, msg["id"])
+        self._offer(actor, Sit(0, player, name, conn=conn.id, re=msg["id"], commit=commit),
+                    conn, msg["id"])
         if bot is not None:
             actor.offer(Sit(1, f"bot:{bot}", f"{bot} bot", bot=bot))
 
     async def _on_join(self, conn: Connection, msg: Message) -> None:
         if self._resent(conn, msg):
             return
+        commit = self._commit(msg)
         mid = await self._find_code(conn, msg)
         actor = self.actors.get(mid) if mid is not None else None
         player, name = self._player(conn)
@@ -586,7 +607,8 @@ class Lobby:
         conn.matches.add(actor.match_id)
         self._hold(actor.match_id, player, conn.address)
         self._remember(conn, msg["id"], actor.match_id)
-        self._offer(actor, Sit(1, player, name, conn=conn.id, re=msg["id"]), conn, msg["id"])
+        self._offer(actor, Sit(1, player, name, conn=conn.id, re=msg["id"], commit=commit),
+                    conn, msg["id"])
 
     async def _on_quick(self, conn: Connection, msg: Message) -> None:
         if self._resent(conn, msg):
@@ -595,6 +617,7 @@ class Lobby:
         ruleset = self._ruleset(msg)
         config = self._config(ruleset, msg)
         clock = self._clock(msg)
+        commit = self._commit(msg)
         player, name = self._player(conn)
         # Requests pair on the ruleset's key (Kickline: mode and board); each player's
         # own picks (Kickline: their team) go into the match the ruleset builds.
@@ -602,6 +625,7 @@ class Lobby:
         waiting = self.queue.get(key)
         if waiting is not None and waiting.player == player and waiting.re == msg["id"]:
             waiting.conn = conn  # a resend (perhaps from a new connection): still queued
+            waiting.commit = commit
             conn.push({"t": "ack", "re": msg["id"], "queued": True})
             return
         self._may_hold(conn, msg, waiting=False)
@@ -609,7 +633,7 @@ class Lobby:
             if any(w.player == player for w in self.queue.values()):
                 raise BadRequest(Code.ALREADY_QUEUED, "you are already waiting for a quick "
                                  "match; cancel it first", msg["id"])
-            self.queue[key] = _Waiting(conn, player, name, msg["id"], clock, config)
+            self.queue[key] = _Waiting(conn, player, name, msg["id"], clock, config, commit)
             conn.push({"t": "ack", "re": msg["id"], "queued": True})
             return
         del self.queue[key]
@@ -621,12 +645,13 @@ class Lobby:
         conn.push({"t": "ack", "re": msg["id"], "queued": False})
         self._remember(conn, msg["id"], core.match_id)
         self._remember_id(waiting.player, repr(waiting.re), core.match_id)
-        for seat, (c, p, n) in enumerate([(waiting.conn, waiting.player, waiting.name),
-                                          (conn, player, name)]):
+        for seat, (c, p, n, d) in enumerate([
+                (waiting.conn, waiting.player, waiting.name, waiting.commit),
+                (conn, player, name, commit)]):
             self._hold(core.match_id, p, c.address)
             c.matches.add(core.match_id)
             c.push({"t": "matched", "match": core.match_id, "seat": seat})
-            actor.offer(Sit(seat, p, n, conn=c.id), c)
+            actor.offer(Sit(seat, p, n, conn=c.id, commit=d), c)
 
     async def _on_cancel(self, conn: Connection, msg: Message) -> None:
         found = [k for k, w in self.queue.items() if w.conn is conn]
@@ -694,6 +719,11 @@ class Lobby:
         await self._to_match(conn, msg, msg["match"], Decide(
             conn.id, player, msg["id"], msg["version"], msg["decision"], msg.get("seat")),
             attach=False)
+
+    async def _on_reveal(self, conn: Connection, msg: Message) -> None:
+        player, _ = self._player(conn)
+        await self._to_match(conn, msg, msg["match"],
+                             Reveal(conn.id, player, msg["id"], msg["dice"]), attach=False)
 
     async def _on_claim(self, conn: Connection, msg: Message) -> None:
         player, _ = self._player(conn)
@@ -768,7 +798,7 @@ class Lobby:
         extra = dict(meta or {})
         extra.update(private=True, quick=False, rated=rated)
         core = self._new_core(ruleset, config, clock or self.limits.clock, extra, match_id)
-        core.meta["code"] = await self._claim_code(core.match_id)
+        await self._claim_codes(core)
         actor = await self._start(core)
         if not await actor.call(Reserve(players, start_by)):
             raise StoreError("the match stopped before it was saved")

@@ -57,6 +57,8 @@ class Code:
     TOO_MANY_MATCHES: Final = "too_many_matches"
     TOO_MANY_WATCHES: Final = "too_many_watches"
     LOCKED_OUT: Final = "locked_out"
+    BAD_REVEAL: Final = "bad_reveal"
+    REVEAL_CLOSED: Final = "reveal_closed"
     BUSY: Final = "busy"
     SHUTTING_DOWN: Final = "shutting_down"
     INTERNAL: Final = "internal"
@@ -254,10 +256,11 @@ SCHEMAS: Final[dict[str, dict[str, Field]]] = {
     "ping": {},
     "create": {_ID: Field("id"), "game": Field("str", False), "config": Field("map"),
                "clock": Field("map", False), "private": Field("bool", False),
-               "bot": Field("str", False)},
-    "join": {_ID: Field("id"), "code": Field("str")},
+               "bot": Field("str", False), "dice_commit": Field("str", False)},
+    "join": {_ID: Field("id"), "code": Field("str"), "dice_commit": Field("str", False)},
     "quick": {_ID: Field("id"), "game": Field("str", False), "config": Field("map"),
-              "clock": Field("map", False)},
+              "clock": Field("map", False), "dice_commit": Field("str", False)},
+    "reveal": {_ID: Field("id"), "match": Field("str"), "dice": Field("str")},
     "cancel": {_ID: Field("id")},
     "list": {_ID: Field("id"), "game": Field("str", False)},
     "open": {_ID: Field("id"), "match": Field("str"), "since": Field("int", False)},

@@ -211,7 +211,8 @@ class Host:
             home, away = self.t.entries[b.home], self.t.entries[b.away]
             if home.account is None or away.account is None:
                 return  # an unclaimed roster line: the organiser forfeits or re-pairs it
-            config = {"mode": s.match.mode, "board": s.match.board,
+            # Seat 0 is the pairing's home (white): the match plays no toss.
+            config = {"mode": s.match.mode, "board": s.match.board, "home": 0,
                       "teams": [s.match.team_for(home.team), s.match.team_for(away.team)]}
             async with sem:
                 await self.maker.reserve(

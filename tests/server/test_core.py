@@ -31,6 +31,7 @@ from kickline_server.core import (
     TimerFired,
     verify,
 )
+from kickline_server.dice import check_over
 
 SEED = bytes(range(32))
 A, B = "alice", "bob"
@@ -150,7 +151,7 @@ def test_a_full_match_ends_with_a_verifiable_log() -> None:
     run_to_end(h, random.Random(1))
     assert h.finished is not None and h.finished["reason"] == "played"
     over = next(m for m in h.take(2) if m["t"] == "over")
-    final = verify(toy.GAME, over["config"], bytes.fromhex(over["seed"]), over["log"])
+    final = check_over(toy.GAME, over)
     result = toy.GAME.result(final)
     assert result is not None
     assert {k: over["result"][k] for k in result} == result
@@ -165,7 +166,7 @@ def test_verify_detects_a_forged_roll() -> None:
     i = next(i for i, e in enumerate(log) if e["k"] == "c")
     log[i] = dict(log[i], o="6" if log[i]["o"] != "6" else "5")
     with pytest.raises(ValueError, match=f"log entry {i}"):
-        verify(toy.GAME, {"board": 30}, SEED, log)
+        verify(toy.GAME, {"board": 30}, SEED, log, [None, None])
 
 
 def test_a_resent_decision_is_answered_not_applied_twice() -> None:
@@ -181,7 +182,7 @@ def test_a_resent_decision_is_answered_not_applied_twice() -> None:
     assert len(h.log) == n and h.persist_count == count
 
 
-@pytest.mark.parametrize("fmt", [1, 2])
+@pytest.mark.parametrize("fmt", [1, 2, 3])
 def test_a_resent_decision_after_a_restore_is_answered_from_the_snapshot(fmt: int) -> None:
     h = started()
     h.take(1), h.take(2)
@@ -190,7 +191,11 @@ def test_a_resent_decision_after_a_restore_is_answered_from_the_snapshot(fmt: in
     first = [m for m in h.take(1) + h.take(2) if m["t"] == "ack"]
     assert [m["version"] for m in first] == [1, 2]
     snap = h.snapshot
-    assert snap["format"] == 2 and snap["replies"] == [[0, "x", 1], [1, 7, 2]]
+    assert snap["format"] == 3 and snap["replies"] == [[0, "x", 1], [1, 7, 2]]
+    if fmt < 3:  # written before dice contributions
+        snap = {k: v for k, v in snap.items() if k not in ("commits", "contributions",
+                                                            "dice_seed")}
+        snap["format"] = 2
     if fmt == 1:  # snapshots written before the compact reply cache
         snap = {**snap, "format": 1, "replies": [
             [f"{(A, B)[s]}|{type(re).__name__}|{re}",

@@ -65,7 +65,7 @@ const ERRORS = {
   not_your_seat: "You do not hold a seat in this match.",
   not_started: "The match has not started yet.",
   bad_token: "Your saved identity is not known to this server; starting fresh.",
-  bad_name: "Please choose another name (letters and digits, not too long).",
+  bad_name: "That name cannot be used. A name has 2 to 20 letters or digits (spaces and . - _ ' are fine) and starts with a letter or digit.",
   shutting_down: "The server is restarting. You will be reconnected.",
   already_queued: "You are already waiting for a quick match.",
   idle_timeout: "You were idle for a long time and got disconnected; reconnecting.",
@@ -75,6 +75,19 @@ const ERRORS = {
   bad_config: "The server refused those match settings.",
   unknown_bot: "That bot is not available on this server.",
   internal: "Something went wrong on the server. The match is safe; try again.",
+  // Who you are (identity.js, the name screen)
+  name_taken: "Someone already plays under that name (or one that looks the same). Please choose another. If it is yours, sign in with your password, or open a \"use on another device\" link from a device where you are signed in.",
+  reserved_name: "That name is kept for the game itself. Please choose another.",
+  no_identity: "Please choose a name.",
+  signed_out: "This device was signed out (someone chose \"sign out everywhere\"). Sign in with your password or a link from another device, or choose a new name.",
+  wrong_password: "That password is not right.",
+  no_password: "That player has no password. Open a \"use on another device\" link from a device where you are signed in.",
+  no_such_player: "Nobody plays under that name here.",
+  too_many_attempts: "Too many wrong passwords. Wait a while, then try again.",
+  too_many_identities: "Too many new players came from your network lately.",
+  transfer_used: "That link was already used. Make a new one on the device where you are signed in.",
+  transfer_expired: "That link is more than 10 minutes old. Make a new one on the device where you are signed in.",
+  transfer_unknown: "That link is not from this server.",
 };
 
 const MODES = { training: "Training", standard: "Standard", advanced: "Advanced" };
@@ -313,9 +326,25 @@ const LAWS = [
 const UI = {
   appName: "Kickline",
   loading: "Loading…",
-  conn: { online: "Online", connecting: "Connecting…", reconnecting: "Reconnecting…", offline: "Offline: waiting for the network" },
+  conn: { online: "Online", connecting: "Connecting…", reconnecting: "Reconnecting…", offline: "Offline: waiting for the network", signedout: "Not signed in" },
   nav: { backToMatch: "Back to your match", home: "Home", rules: "How to play", settings: "Settings", menu: "Menu" },
-  name: { title: "Choose a name", why: "Other players see it in the match.", placeholder: "Your name", go: "Continue" },
+  name: {
+    title: "Choose a name", why: "Other players see it in the match. Nobody else can have the same one.", placeholder: "Your name", go: "Continue",
+    rules: "2 to 20 letters or digits; spaces and . - _ ' are fine.",
+    signInTitle: "Sign in", signInWhy: "Your name and the password you set on your profile.", password: "Password", signIn: "Sign in",
+    haveAccount: "I already play here: sign in with my password", newPlayer: "I am new: choose a name",
+    otherDevice: "Playing on another phone already? Open your profile there and use \"Use on another device\".",
+    retryIn: (min) => `Try again in about ${min} minute${min === 1 ? "" : "s"}.`,
+    moved: (name) => `You are now ${name} on this device.`,
+    signedIn: (name) => `Signed in as ${name}.`,
+  },
+  transfer: {
+    title: "Use on this device", working: "Signing you in…",
+    switchAsk: (name) => `You play as ${name} on this device. Open the link to become the player who made it here instead?`,
+    use: "Sign in with this link", keep: "Keep playing as I am",
+    makeNew: "Make a new link on the device where you are signed in (Profile, \"Use on another device\").",
+    instead: "Choose a name instead",
+  },
   home: {
     playingAs: "Playing as", change: "change", yourMatches: "Your matches",
     resume: (status) => `Back to your match (${status})`,
@@ -492,6 +521,7 @@ function narrate(e, view) {
   switch (e.t) {
     case "toss": return `Coin toss: ${e.coin}. Seat ${e.winner_seat + 1} wins the toss.`;
     case "toss-choice": return `Seat ${e.seat + 1} chooses to play ${e.choice}.`;
+    case "home-by-pairing": return `The pairing names seat ${e.home_seat + 1} home: no toss.`;
     case "deal": return "The players take the field.";
     case "kickoff": return `Kick-off: ${sideName(e.side)} at ${e.space}.`;
     case "turn": return `${sideName(e.side)}' turn, ball at ${e.space}, speed ${e.speed}.`;
