@@ -175,8 +175,8 @@ class SqliteStore:
         return await self._run(lambda: int(
             self._db.execute("PRAGMA user_version").fetchone()[0]))
 
-    def _save(self, match_id: str, snapshot: bytes, entries: Sequence[bytes], start: int,
-              finished: bool, owner: str) -> None:
+    def _save(self, match_id: str, snapshot: bytes | None, entries: Sequence[bytes],
+              start: int, finished: bool, owner: str) -> None:
         db = self._db
         row = db.execute("SELECT owner FROM leases WHERE match = ?", (match_id,)).fetchone()
         if row is None or row[0] != owner:
@@ -188,6 +188,12 @@ class SqliteStore:
         db.execute("DELETE FROM log WHERE match = ? AND idx >= ?", (match_id, start))
         db.executemany("INSERT INTO log (match, idx, entry) VALUES (?, ?, ?)",
                        [(match_id, start + i, e) for i, e in enumerate(entries)])
+        if snapshot is None:
+            if stored is None:
+                raise LogGap(f"{match_id} has no snapshot yet: its first save needs one")
+            db.execute("UPDATE matches SET log_len = ?, finished = ? WHERE id = ?",
+                       (start + len(entries), int(finished), match_id))
+            return
         db.execute(
             "INSERT INTO matches (id, snapshot, log_len, finished) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (id) DO UPDATE SET snapshot = excluded.snapshot,"
@@ -220,8 +226,8 @@ class SqliteStore:
         result: T = job.result
         return result
 
-    async def save(self, match_id: str, snapshot: bytes, entries: Sequence[bytes], start: int,
-                   *, finished: bool, owner: str) -> None:
+    async def save(self, match_id: str, snapshot: bytes | None, entries: Sequence[bytes],
+                   start: int, *, finished: bool, owner: str) -> None:
         await self._write(self._save, match_id, snapshot, list(entries), start, finished,
                           owner)
 
