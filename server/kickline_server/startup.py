@@ -197,9 +197,12 @@ def _writable(data_dir: Path) -> bool:
 
 
 def newest_backup(data_dir: Path) -> Path | None:
-    """The newest SQLite backup kept where deploy/README.md puts them: ``backups/`` in
-    the data directory (``kickline.sqlite3`` copies, any name ending in ``.sqlite3``)."""
-    found = [p for p in (data_dir / "backups").glob("*.sqlite3") if p.is_file()]
+    """The newest copy of the store kept where deploy/README.md puts backups: in
+    ``backups/`` of the data directory (``kickline backup DEST`` directories, or bare
+    ``*.sqlite3`` copies), or in the ``backup-v*/`` directories ``kickline migrate``
+    makes before it migrates."""
+    patterns = ("backups/*/kickline.sqlite3", "backups/*.sqlite3", "backup-*/kickline.sqlite3")
+    found = [p for pattern in patterns for p in data_dir.glob(pattern) if p.is_file()]
     return max(found, key=lambda p: p.stat().st_mtime) if found else None
 
 

@@ -4,6 +4,7 @@ the cause and the fix (never a traceback) for every way it cannot start."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -67,12 +68,16 @@ def test_a_data_dir_that_is_a_file(tmp_path: Path) -> None:
 
 def test_a_corrupt_store_names_the_backup_to_restore(tmp_path: Path) -> None:
     (tmp_path / "kickline.sqlite3").write_bytes(b"not a database, but long enough to read" * 30)
-    (tmp_path / "backups").mkdir()
-    for name in ("monday.sqlite3", "tuesday.sqlite3"):
-        (tmp_path / "backups" / name).write_bytes(b"")
+    # `kickline backup DEST` directories in DATA_DIR/backups/ (deploy/README.md) and the
+    # copy `kickline migrate` made: the newest is named.
+    older, newest = tmp_path / "backups" / "monday", tmp_path / "backups" / "tuesday"
+    for i, where in enumerate((tmp_path / "backup-v1-20260101T000000", older, newest)):
+        where.mkdir(parents=True)
+        (where / "kickline.sqlite3").write_bytes(b"")
+        os.utime(where / "kickline.sqlite3", (1_700_000_000 + i, 1_700_000_000 + i))
     line = refused(serve("--data-dir", str(tmp_path)))
     assert f"the store {tmp_path / 'kickline.sqlite3'} is corrupt" in line
-    assert f"restore the newest backup ({tmp_path / 'backups' / 'tuesday.sqlite3'})" in line
+    assert f"restore the newest backup ({newest / 'kickline.sqlite3'})" in line
 
 
 def _in_own_mount(setup: str) -> list[str]:
