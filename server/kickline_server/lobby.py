@@ -870,7 +870,8 @@ class Lobby:
         try:
             conn.push(await getattr(self.desk, what)(conn, msg))
         except Refused as exc:
-            conn.push(error(exc.code, exc.message, msg["id"]))
+            extra = {"retry_after": 1.0} if exc.code == "busy" else {}
+            conn.push(error(exc.code, exc.message, msg["id"], **extra))
 
     async def _on_tournaments(self, conn: Connection, msg: Message) -> None:
         await self._tournament(conn, msg, "on_list")
