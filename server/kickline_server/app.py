@@ -37,13 +37,14 @@ from .identity import Tokens, load_keyring, load_server_id, read_secret_file
 from .lobby import Lobby, LobbyLimits
 from .ops import Ops
 from .players import set_cookie
+from .routing import Router
 from .startup import StartupError
 from .static import StaticLimits
 from .store import Store, StoreError, unpack
 from .store_redis import RedisStore
 from .store_sqlite import SqliteStore
 from .tournaments import Desk, LobbyMatches, TournamentLimits, Tournaments
-from .transport import Buckets, TransportLimits, serve_connection
+from .transport import Buckets, TransportLimits, new_id, serve_connection
 
 log = logging.getLogger(__name__)
 
@@ -273,7 +274,13 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                   store_kind="redis" if config.redis_url else "sqlite",
                   admin_password=config.admin_password,
                   connections=lambda: sum(gate.connected.values()))
-        await actors.start(ops.watch)
+        router = None
+        if config.redis_url:  # any process serves any player: route through Redis
+            router = Router(config.redis_url, owner, prefix=config.redis_prefix,
+                            ttl=config.lobby.actor.lease_ttl, new_id=new_id)
+            router.handle, router.detach = lobby.handle_remote, lobby.detach_remote
+            lobby.router = router
+            await actors.start(router.run)
         if node is not None:
             node.summary = lambda: {"matches": len(lobby.actors),
                                     "connections": sum(gate.connected.values())}
@@ -300,6 +307,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                     routes=lambda conn, request, path, query: ops.respond(
                         conn, request, path) or _routes(
                         conn, request, lobby, path, query, tournaments, who))
+        await actors.start(ops.watch)  # after the gate: it counts the gate's connections
 
         async def handler(ws: ServerConnection) -> None:
             with gate.holding(ws) as address:
@@ -337,6 +345,9 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                 server.close(close_connections=True)
                 await server.wait_closed()
         actors.cancel_scope.cancel()
+    if router is not None:
+        with anyio.CancelScope(shield=True):
+            await router.aclose()
 
 
 

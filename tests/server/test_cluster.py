@@ -157,3 +157,39 @@ async def test_a_redis_without_persistence_is_warned_about(
         proc.kill()
         proc.wait()
     assert any("Redis does not persist" in r.getMessage() for r in caplog.records)
+
+
+async def test_players_on_different_processes_play_one_match_to_the_end(
+    serve: Any, server_config: Any, redis_url: str, key_prefix: str, tmp_path: Path
+) -> None:
+    from prometheus_client import REGISTRY
+
+    from kickline_server import toy
+    from kickline_server.dice import check_over
+
+    first = server_config(**shared(redis_url, key_prefix, ttl=15.0))
+    second = replace(first, data_dir=tmp_path / "second")
+    routed = REGISTRY.get_sample_value("kickline_routed_messages_total",
+                                       {"direction": "forwarded"}) or 0.0
+    codes: list[str] = []
+    results: dict[str, Any] = {}
+    async with serve(first) as url_a, serve(second) as url_b:
+        with anyio.fail_after(60):
+            async with anyio.create_task_group() as tg:
+                async def creator() -> None:
+                    results["a"] = await play(url_a, how="create", seed="1", **TOY,
+                                              on_code=lambda m, c: codes.append(c))
+                tg.start_soon(creator)
+                while not codes:
+                    await anyio.sleep(0.01)
+                # The joiner is connected to the other process: its join and every
+                # decision go to the match's process through Redis, and back.
+                results["b"] = await play(url_b, how="join", code=codes[0], seed="2", **TOY)
+    a, b = results["a"], results["b"]
+    assert a["match"] == b["match"] and a["result"] == b["result"]
+    assert a["result"]["reason"] == "played"
+    final = check_over(toy.GAME, b)  # the dice, as the player checks them
+    assert toy.GAME.result(final) == {k: b["result"][k] for k in ("winner", "score")}
+    forwarded = REGISTRY.get_sample_value("kickline_routed_messages_total",
+                                          {"direction": "forwarded"}) or 0.0
+    assert forwarded - routed > 10  # the join, the open, the decisions
