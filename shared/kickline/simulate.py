@@ -110,7 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                      help="spaces on the board (7)")
     sim.add_argument("--matches", type=int, default=100, help="matches to play (100)")
     sim.add_argument("--seed", type=int, default=0,
-                     help="the run's seed: match i draws its dice and bot choices from \"SEED:i:...\" (0)")
+                     help="the run's seed: match i draws its dice and bot choices "
+                          "from \"SEED:i:...\" (0)")
     sim.add_argument("--bots", default="random,random",
                      help=f"two of {', '.join(sorted(BOTS))}, seat 0's first (the coin toss "
                           "then decides which seat is home)")
