@@ -14,7 +14,7 @@ from typing import Any
 
 import anyio
 
-from . import config, games, logs
+from . import config, games, logs, quarantine
 from .accounts import name_key
 from .actor import ActorLimits
 from .addresses import TrustedProxies
@@ -31,6 +31,7 @@ from .core import Clock
 from .identity import rotate_key
 from .lobby import LobbyLimits
 from .protocol import Limits
+from .retention import DAY, Retention
 from .static import StaticLimits
 from .store import SchemaTooNew, StoreUnavailable
 from .tournaments import TournamentLimits
@@ -65,6 +66,18 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--redis-url", default=None, help="the server's Redis, if it uses one")
     a.add_argument("--redis-prefix", default="kl:")
     a.add_argument("--log-level", default="WARNING")
+
+    d = sub.add_parser("doctor", help="report quarantined matches (set aside because they "
+                       "could not be loaded) and try every unfinished one; works while the "
+                       "server runs",
+                       description="Lists every quarantined match with the reason it could "
+                       "not be loaded (its data is kept as stored), and loads every "
+                       "unfinished match as a restart would.  Exit status 1 if any match "
+                       "is or would be quarantined.")
+    d.add_argument("--data-dir", type=Path, default=config.default_data_dir())
+    d.add_argument("--redis-url", default=None, help="the server's Redis, if it uses one")
+    d.add_argument("--redis-prefix", default="kl:")
+    d.add_argument("--log-level", default="WARNING")
 
     b = sub.add_parser("bot", help="play one match over the network with a bot")
     b.add_argument("--url", required=True, help="ws://HOST:PORT (the /ws path is added)")
@@ -107,6 +120,8 @@ def _serve(args: argparse.Namespace) -> int:
         max_connections_per_address=opts.max_connections_per_address,
         trusted_proxies=trusted,
         static=StaticLimits(stall=opts.static_stall, min_rate=opts.static_min_rate),
+        retention=Retention(keep_logs=opts.keep_logs_days * DAY,
+                            keep_records=opts.keep_records_days * DAY, every=opts.purge_every),
         budgets=Budgets(**{name: opts.values[name] for name in Budgets.__dataclass_fields__}),
         compression=opts.compression, sqlite_synchronous=opts.sqlite_synchronous,
         transport=TransportLimits(
@@ -241,6 +256,24 @@ def _admin(args: argparse.Namespace) -> int:
         return 2
 
 
+def _doctor(args: argparse.Namespace) -> int:
+    """``kickline doctor``: the report on stdout; 0 if all is well, 1 if not."""
+    async def run() -> int:
+        store = await open_admin_store(args.data_dir, args.redis_url, args.redis_prefix)
+        try:
+            lines, ok = await quarantine.report(store)
+        finally:
+            await store.aclose()
+        print("\n".join(lines))
+        return 0 if ok else 1
+
+    try:
+        return anyio.run(run)
+    except (StoreUnavailable, SchemaTooNew, OSError) as exc:
+        print(f"kickline: cannot open the store: {exc}", file=sys.stderr)
+        return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=getattr(args, "log_level", "INFO").upper(),
@@ -258,6 +291,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "admin":
         return _admin(args)
+    if args.command == "doctor":
+        return _doctor(args)
     return _bot(args)
 
 
