@@ -15,7 +15,7 @@ import logging
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import anyio
@@ -36,6 +36,7 @@ from .core import (
     Resume,
     Send,
     SetTimer,
+    Sit,
     TimerFired,
 )
 from .errlog import Throttled
@@ -68,6 +69,7 @@ class Stats:
     persists: int = 0
     persist_seconds: float = 0.0
     persist_bytes: int = 0
+    snapshots: int = 0
     last_snapshot_bytes: int = 0
     retries: int = 0
     retrying: int = 0
@@ -98,6 +100,7 @@ class Actor:
         self.stats = stats or Stats()
         self.peers: dict[int, Peer] = {}
         self.timers: dict[str, float] = {}
+        self._alarm: tuple[anyio.CancelScope, float] | None = None  # the timer task's sleep
         self.finished = False
         self.stopped = anyio.Event()
         self._waiters: dict[int, anyio.Event] = {}
@@ -143,6 +146,7 @@ class Actor:
             async with anyio.create_task_group() as tg:
                 if self.store.leases_expire:
                     tg.start_soon(self._keep_lease, tg.cancel_scope)
+                tg.start_soon(self._alarms)
                 task_status.started()
                 try:
                     await self._loop()
@@ -159,30 +163,41 @@ class Actor:
     async def _loop(self) -> None:
         async with self._recv:
             while not self.finished:
-                item: tuple[Command, Peer | None, float] | None = None
-                delay = min(self.timers.values(), default=math.inf) - self.clock()
-                with anyio.move_on_after(max(0.0, delay)):
-                    item = await self._recv.receive()
-                if item is None:
-                    await self._fire_due()
-                else:
-                    cmd, peer, queued = item
-                    await self._handle(cmd, peer)
-                    if type(cmd) is Decide:
-                        metrics.DECISIONS.inc()
-                        metrics.DECISION_SECONDS.observe(time.perf_counter() - queued)
+                cmd, peer, queued = await self._recv.receive()
+                await self._handle(cmd, peer)
+                if type(cmd) is Decide:
+                    metrics.DECISIONS.inc()
+                    metrics.DECISION_SECONDS.observe(time.perf_counter() - queued)
 
-    async def _fire_due(self) -> None:
-        now = self.clock()
-        for key, at in sorted(self.timers.items(), key=lambda kv: kv[1]):
-            if at <= now + 0.001 and key in self.timers:
-                await self._handle(TimerFired(key), None, at=max(now, at))
+    async def _alarms(self) -> None:
+        """The timer task: sleeps until the earliest timer, then queues a
+        :class:`~.core.TimerFired` for each one due, in order.
 
-    async def _handle(self, cmd: Command, peer: Peer | None, at: float | None = None) -> None:
+        A timer moved later (each decision moves the decision clocks) does not wake it:
+        it wakes at the old time, finds nothing due and sleeps on; only a timer set
+        earlier than its alarm cuts the sleep short.  So the inbox is read without a
+        cancel scope per command, and timers cost a wake-up per deadline."""
+        while True:
+            at = min(self.timers.values(), default=math.inf)
+            with anyio.CancelScope() as scope:
+                self._alarm = (scope, at)
+                await anyio.sleep(max(0.0, at - self.clock()))
+            self._alarm = None
+            now = self.clock()
+            for key, when in sorted(self.timers.items(), key=lambda kv: kv[1]):
+                if when <= now and self.timers.get(key) == when:
+                    del self.timers[key]  # the core sets it again if it still wants it
+                    await self.put(TimerFired(key))
+
+    async def _handle(self, cmd: Command, peer: Peer | None) -> None:
+        key = id(cmd)  # a call() waits on the command it queued
         if peer is not None:
             self.peers.setdefault(peer.id, peer)
+            if (isinstance(cmd, Sit | Connect) and cmd.conn == peer.id
+                    and getattr(peer, "protocol", 1) >= 2):
+                cmd = replace(cmd, patches=True)  # this connection takes view patches
         try:
-            effects = self.core.handle(cmd, self.clock() if at is None else at)
+            effects = self.core.handle(cmd, self.clock())
         except Exception as exc:
             # A bug a client's command can reach, so perhaps repeatedly: one line each.
             _failures.error(f"command {type(cmd).__name__}",
@@ -196,7 +211,7 @@ class Actor:
             return
         for e in effects:
             await self._carry_out(e)
-        waiter = self._waiters.pop(id(cmd), None)
+        waiter = self._waiters.pop(key, None)
         if waiter is not None:
             waiter.set()
         if isinstance(cmd, Disconnect):
@@ -216,7 +231,8 @@ class Actor:
             self.core = quarantine.restore(
                 stored, grace=old.grace, waiting_ttl=old.waiting_ttl,
                 waiting_grace=old.waiting_grace, reveal_timeout=old.reveal_timeout,
-                reply_cache=old.reply_cache, restart_grace=old.restart_grace)
+                reply_cache=old.reply_cache, restart_grace=old.restart_grace,
+                snapshot_every=old.snapshot_every)
         except quarantine.Damaged as exc:
             # What it saved cannot be loaded back: set it aside, tell who is here.
             await self.store.quarantine(self.match_id, exc.reason, exc.players, self.clock())
@@ -234,7 +250,7 @@ class Actor:
         for conn, c in old.conns.items():
             seat_info = None if c.seat is None else self.core.seats[c.seat]
             cmd = Connect(conn, seat_info.player if seat_info else None, since=c.cursor,
-                          watch=seat_info is None)
+                          watch=seat_info is None, patches=c.patches)
             for e in self.core.handle(cmd, now):
                 await self._carry_out(e)
 
@@ -247,6 +263,8 @@ class Actor:
                 target.push(e.message)
         elif isinstance(e, SetTimer):
             self.timers[e.key] = e.at
+            if self._alarm is not None and e.at < self._alarm[1]:
+                self._alarm[0].cancel()  # wake the timer task for an earlier one
         elif isinstance(e, CancelTimer):
             self.timers.pop(e.key, None)
         elif isinstance(e, Finished):
@@ -254,8 +272,8 @@ class Actor:
             self._log_result(e.result)
 
     async def _persist(self, e: Persist) -> None:
-        snapshot = pack(e.snapshot)
-        entries = [pack(x) for x in e.entries]
+        snapshot = None if e.snapshot is None else pack(e.snapshot)
+        entries = e.entries  # packed by the core as it logged them
         delay = self.limits.retry_min
         failing = False
         try:
@@ -280,8 +298,10 @@ class Actor:
                 s = self.stats
                 s.persists += 1
                 s.persist_seconds += dt
-                s.persist_bytes += len(snapshot) + sum(map(len, entries))
-                s.last_snapshot_bytes = len(snapshot)
+                s.persist_bytes += len(snapshot or b"") + sum(map(len, entries))
+                if snapshot is not None:
+                    s.snapshots += 1
+                    s.last_snapshot_bytes = len(snapshot)
                 if len(s.samples) < 100_000:
                     s.samples.append(dt)
                 return

@@ -203,6 +203,12 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
         events = await tournaments.load()
         if events:
             log.info("resumed %d running tournaments", events)
+        if recovered and gc.isenabled() and gc.get_freeze_count():  # tuned by tune_gc
+            # The recovered matches' cores live as long as the matches: out of every
+            # collection, like the start-up objects (their garbage is acyclic and still
+            # freed at once).
+            gc.collect()
+            gc.freeze()
         await actors.start(lobby.desk.run)
         if store.leases_expire:  # other processes may die and leave matches to adopt
             await actors.start(lobby.adopt)

@@ -35,7 +35,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from . import games
 from .dice import commitment
-from .protocol import PROTOCOL_VERSIONS, Message, decode_replies, encode
+from .protocol import PROTOCOL_VERSIONS, Message, Prompts, decode_replies, encode
 
 log = logging.getLogger(__name__)
 
@@ -148,6 +148,7 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
         await send(req)
     pending: dict[str, float] = {}
     decided: set[int] = set()
+    prompts = Prompts()  # protocol 2: views come as patches after the first
     last: list[Message] = []
 
     async def decide(m: Message) -> None:
@@ -186,6 +187,12 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
             elif msg.get("legal") and msg.get("version") is not None:
                 await decide(msg)
         elif t == "prompt" and msg["match"] == st.match:
+            whole = prompts.assemble(msg)
+            if whole is None:  # a patch of a view we do not hold: ask for the whole one
+                await send({"t": "open", "id": f"resync:{st.cursor}", "match": st.match,
+                            "since": st.cursor})
+                return None
+            msg = whole
             st.seat = msg["seat"]
             seat = st.seat if st.seat is not None else 0
             if (msg["status"] == "playing" and msg.get("commits", [None, None])[seat]

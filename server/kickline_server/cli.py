@@ -106,6 +106,8 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         opts = config.resolve(args)
         trusted = TrustedProxies.parse(opts.trusted_proxy)
+        if opts.snapshot_every < 1:
+            raise config.ConfigError(f"snapshot_every={opts.snapshot_every} must be at least 1")
     except ValueError as exc:  # ConfigError included: one line naming the setting
         print(f"kickline: {exc}", file=sys.stderr)
         return 2
@@ -133,7 +135,7 @@ def _serve(args: argparse.Namespace) -> int:
                         max_timeouts=opts.max_timeouts),
             grace=opts.grace, restart_grace=opts.restart_grace,
             waiting_grace=opts.waiting_grace, reveal_timeout=opts.reveal_timeout,
-            max_live_matches=opts.max_matches,
+            max_live_matches=opts.max_matches, snapshot_every=opts.snapshot_every,
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
         admin_password=opts.admin_password,
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed

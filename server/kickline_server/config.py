@@ -192,6 +192,9 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("idle_timeout", float, 900.0, "seconds a silent connection stays open"),
     Option("send_queue", int, 256, "messages queued per connection before it is dropped"),
     Option("inbox", int, 64, "commands queued per match"),
+    Option("snapshot_every", int, 32,
+           "log entries between two whole snapshots of a match (the saves between append "
+           "the log only; a restart replays that tail)"),
     Option("lease_ttl", float, 15.0,
            "seconds a match's lease lasts unrenewed (with Redis: how soon another "
            "process adopts the matches of one that died)"),

@@ -33,6 +33,7 @@ from .actor import Actor, ActorLimits, Peer, Stats
 from .addresses import address_key
 from .budgets import Budgets, Lockout, Rate
 from .core import (
+    SNAPSHOT_EVERY,
     Cancel,
     Claim,
     Clock,
@@ -99,6 +100,7 @@ class LobbyLimits:
     reveal_timeout: float = 20.0
     """Seconds the first roll waits for committed dice contributions to be revealed."""
     reply_cache: int = 64
+    snapshot_every: int = SNAPSHOT_EVERY
     max_live_matches: int = 20_000
     recent_ids: int = 10_000
     store_retry_after: float = 2.0
@@ -193,6 +195,7 @@ class Lobby:
                          "reconnect in a moment",
                          retry_after=retry(self.limits.store_retry_after))
         conn.player, conn.name = account.player, account.name
+        conn.protocol = max(common)
         PLAYER.set(account.player)  # the connection's task: its log lines name the player
         self.conns.add(conn)
         self.online.setdefault(account.player, set()).add(conn)
@@ -348,7 +351,8 @@ class Lobby:
         lim = self.limits
         return {"grace": lim.grace, "waiting_ttl": lim.waiting_ttl,
                 "waiting_grace": lim.waiting_grace, "reveal_timeout": lim.reveal_timeout,
-                "reply_cache": lim.reply_cache, "restart_grace": lim.restart_grace}
+                "reply_cache": lim.reply_cache, "restart_grace": lim.restart_grace,
+                "snapshot_every": lim.snapshot_every}
 
     async def _load(self, mid: str) -> MatchCore | None:
         """The stored match (``None``: no such match); a match that cannot be restored
@@ -376,7 +380,8 @@ class Lobby:
                          waiting_grace=self.limits.waiting_grace,
                          reveal_timeout=self.limits.reveal_timeout,
                          reply_cache=self.limits.reply_cache, meta=meta,
-                         restart_grace=self.limits.restart_grace)
+                         restart_grace=self.limits.restart_grace,
+                         snapshot_every=self.limits.snapshot_every)
 
     async def _claim_code(self, match_id: str, length: int = CODE_LENGTH) -> str:
         while True:

@@ -2,10 +2,12 @@
 
 A stored match is a **snapshot** (the core's plain form, msgpack) and a **log**
 (msgpack entries, append-only, indexed from 0).  ``save`` appends entries at
-``start`` and replaces the snapshot in one atomic write; a retried ``save`` with the
-same ``start`` overwrites what an interrupted one may have written, so it is
-idempotent.  A **lease** names the one server process that runs a match; ``save``
-is refused (:class:`LeaseLost`) for anyone else.
+``start`` and, when given one, replaces the snapshot, in one atomic write; a retried
+``save`` with the same ``start`` overwrites what an interrupted one may have written,
+so it is idempotent.  Most saves carry no snapshot (the core writes one every few dozen
+entries): ``load`` returns the last snapshot and the whole log, whose entries past the
+snapshot's own ``log_len`` the core replays.  A **lease** names the one server process
+that runs a match; ``save`` is refused (:class:`LeaseLost`) for anyone else.
 
 The store also keeps the **players**: accounts (unique by name key), each player's
 standing per mode (rating and win/draw/loss counts), the finished-match **records**
@@ -102,9 +104,10 @@ class Store(Protocol):
     """Whether leases lapse unless renewed (several server processes may share this
     store).  If not, a lease is held until released and nobody needs to renew it."""
 
-    async def save(self, match_id: str, snapshot: bytes, entries: Sequence[bytes], start: int,
-                   *, finished: bool, owner: str) -> None:
-        """Write ``entries`` at log index ``start`` and the snapshot, atomically."""
+    async def save(self, match_id: str, snapshot: bytes | None, entries: Sequence[bytes],
+                   start: int, *, finished: bool, owner: str) -> None:
+        """Write ``entries`` at log index ``start`` and the snapshot (unless ``None``: the
+        stored one stays), atomically.  A match's first save has a snapshot."""
         ...
 
     async def load(self, match_id: str) -> Stored | None: ...

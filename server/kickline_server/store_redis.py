@@ -51,11 +51,14 @@ if n < start then return redis.error_reply('GAP log has ' .. n .. ' entries') en
 if n > start then
   if start == 0 then redis.call('DEL', KEYS[2]) else redis.call('LTRIM', KEYS[2], 0, start - 1) end
 end
-for i = 7, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
-redis.call('SET', KEYS[3], ARGV[5])
+if ARGV[6] == '0' and redis.call('EXISTS', KEYS[3]) == 0 then
+  return redis.error_reply('GAP no snapshot yet')
+end
+for i = 8, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+if ARGV[6] == '1' then redis.call('SET', KEYS[3], ARGV[5]) end
 if ARGV[3] == '1' then
   redis.call('SREM', KEYS[4], ARGV[4])
-  redis.call('ZADD', KEYS[7], 'NX', ARGV[6], ARGV[4])
+  redis.call('ZADD', KEYS[7], 'NX', ARGV[7], ARGV[4])
   if redis.call('EXISTS', KEYS[6]) == 0 then redis.call('SADD', KEYS[5], ARGV[4]) end
 else redis.call('SADD', KEYS[4], ARGV[4]) end
 return n
@@ -146,13 +149,13 @@ class RedisStore:
     async def ping(self) -> None:
         await self._call(lambda: self._r.ping())
 
-    async def save(self, match_id: str, snapshot: bytes, entries: Sequence[bytes], start: int,
-                   *, finished: bool, owner: str) -> None:
+    async def save(self, match_id: str, snapshot: bytes | None, entries: Sequence[bytes],
+                   start: int, *, finished: bool, owner: str) -> None:
         keys = [self._k("lease", match_id), self._k("m", match_id, "log"),
                 self._k("m", match_id, "snap"), self._k("unfinished"),
                 self._k("unrecorded"), self._k("res", match_id), self._k("ended")]
-        args: list[Any] = [owner, start, "1" if finished else "0", match_id, snapshot,
-                           repr(time.time()), *entries]
+        args: list[Any] = [owner, start, "1" if finished else "0", match_id, snapshot or b"",
+                           "0" if snapshot is None else "1", repr(time.time()), *entries]
         try:
             await self._call(lambda: self._save(keys=keys, args=args))
         except ResponseError as exc:

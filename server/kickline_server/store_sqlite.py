@@ -177,8 +177,8 @@ class SqliteStore:
         return await self._run(lambda: int(
             self._db.execute("PRAGMA user_version").fetchone()[0]))
 
-    def _save(self, match_id: str, snapshot: bytes, entries: Sequence[bytes], start: int,
-              finished: bool, owner: str) -> None:
+    def _save(self, match_id: str, snapshot: bytes | None, entries: Sequence[bytes],
+              start: int, finished: bool, owner: str) -> None:
         db = self._db
         row = db.execute("SELECT owner FROM leases WHERE match = ?", (match_id,)).fetchone()
         if row is None or row[0] != owner:
@@ -191,12 +191,19 @@ class SqliteStore:
         db.executemany("INSERT INTO log (match, idx, entry) VALUES (?, ?, ?)",
                        [(match_id, start + i, e) for i, e in enumerate(entries)])
         ended = self.clock() if finished else None
-        db.execute(
-            "INSERT INTO matches (id, snapshot, log_len, finished, ended) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (id) DO UPDATE SET snapshot = excluded.snapshot,"
-            " log_len = excluded.log_len, finished = excluded.finished,"
-            " ended = COALESCE(matches.ended, excluded.ended)",
-            (match_id, snapshot, start + len(entries), int(finished), ended))
+        if snapshot is None:
+            if stored is None:
+                raise LogGap(f"{match_id} has no snapshot yet: its first save needs one")
+            db.execute("UPDATE matches SET log_len = ?, finished = ?,"
+                       " ended = COALESCE(ended, ?) WHERE id = ?",
+                       (start + len(entries), int(finished), ended, match_id))
+        else:
+            db.execute(
+                "INSERT INTO matches (id, snapshot, log_len, finished, ended)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"
+                " snapshot = excluded.snapshot, log_len = excluded.log_len,"
+                " finished = excluded.finished, ended = COALESCE(matches.ended, excluded.ended)",
+                (match_id, snapshot, start + len(entries), int(finished), ended))
         if finished:
             db.execute("INSERT OR IGNORE INTO unrecorded (match) SELECT ? WHERE NOT EXISTS"
                        " (SELECT 1 FROM results WHERE match = ?)", (match_id, match_id))
@@ -224,8 +231,8 @@ class SqliteStore:
         result: T = job.result
         return result
 
-    async def save(self, match_id: str, snapshot: bytes, entries: Sequence[bytes], start: int,
-                   *, finished: bool, owner: str) -> None:
+    async def save(self, match_id: str, snapshot: bytes | None, entries: Sequence[bytes],
+                   start: int, *, finished: bool, owner: str) -> None:
         await self._write(self._save, match_id, snapshot, list(entries), start, finished,
                           owner)
 

@@ -56,6 +56,28 @@ async def test_a_retried_save_is_idempotent(store: Store) -> None:
     assert got is not None and (got.snapshot, got.log) == (b"s2", [b"z"])
 
 
+async def test_a_save_without_a_snapshot_appends_to_the_log_and_keeps_the_last_one(
+        store: Store) -> None:
+    assert await store.acquire("m1", "me", 30)
+    await store.save("m1", b"s0", [b"a"], 0, finished=False, owner="me")
+    await store.save("m1", None, [b"b", b"c"], 1, finished=False, owner="me")
+    await store.save("m1", None, [b"b", b"c"], 1, finished=False, owner="me")  # retried
+    await store.save("m1", None, [b"d"], 3, finished=False, owner="me")
+    got = await store.load("m1")
+    assert got is not None and (got.snapshot, got.log) == (b"s0", [b"a", b"b", b"c", b"d"])
+    await store.save("m1", b"s4", [], 4, finished=True, owner="me")
+    got = await store.load("m1")
+    assert got is not None and (got.snapshot, got.log) == (b"s4", [b"a", b"b", b"c", b"d"])
+    assert await store.unfinished() == []
+
+
+async def test_a_first_save_without_a_snapshot_is_refused(store: Store) -> None:
+    assert await store.acquire("m1", "me", 30)
+    with pytest.raises(LogGap):
+        await store.save("m1", None, [b"a"], 0, finished=False, owner="me")
+    assert await store.load("m1") is None
+
+
 async def test_a_gap_is_refused(store: Store) -> None:
     assert await store.acquire("m1", "me", 30)
     with pytest.raises(LogGap):

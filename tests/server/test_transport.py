@@ -86,7 +86,7 @@ async def test_unsupported_version(serve: Any, server_config: Any, client: Any) 
         await c.send({"t": "hello", "versions": [99, 100], "name": "x"})
         got_close, msgs = await closed_with(c)
         assert got_close == 1002
-        assert msgs[-1]["code"] == "unsupported_version" and msgs[-1]["versions"] == [1]
+        assert msgs[-1]["code"] == "unsupported_version" and msgs[-1]["versions"] == [1, 2]
 
 
 async def test_version_negotiation_picks_the_highest_common(serve: Any, server_config: Any,
@@ -94,8 +94,11 @@ async def test_version_negotiation_picks_the_highest_common(serve: Any, server_c
     async with serve(server_config()) as url, client(url) as c:
         await c.send({"t": "hello", "versions": [1, 7], "name": "Xavier"})
         w = await c.recv()
-        assert w["t"] == "welcome" and w["version"] == 1 and w["versions"] == [1]
+        assert w["t"] == "welcome" and w["version"] == 1 and w["versions"] == [1, 2]
         assert "toy" in w["games"]
+    async with serve(server_config()) as url, client(url) as c:
+        await c.send({"t": "hello", "versions": [2, 1, 7], "name": "Yvonne"})
+        assert (await c.recv())["version"] == 2
 
 
 async def test_handshake_timeout(serve: Any, server_config: Any, client: Any) -> None:
