@@ -14,7 +14,7 @@ from typing import Any
 
 import anyio
 
-from . import config, games, logs, quarantine
+from . import config, games, logs, migrations, operate, quarantine
 from .accounts import name_key
 from .actor import ActorLimits
 from .addresses import TrustedProxies
@@ -74,10 +74,21 @@ def _parser() -> argparse.ArgumentParser:
                        "not be loaded (its data is kept as stored), and loads every "
                        "unfinished match as a restart would.  Exit status 1 if any match "
                        "is or would be quarantined.")
-    d.add_argument("--data-dir", type=Path, default=config.default_data_dir())
-    d.add_argument("--redis-url", default=None, help="the server's Redis, if it uses one")
-    d.add_argument("--redis-prefix", default="kl:")
-    d.add_argument("--log-level", default="WARNING")
+    bk = sub.add_parser("backup", help="copy the data while the server runs (SQLite online "
+                        "backup + the key file; with Redis: a Redis snapshot)")
+    bk.add_argument("dest", type=Path, nargs="?",
+                    help="a new directory for the copy (embedded store)")
+    mg = sub.add_parser("migrate", help="show the data's schema version and apply the "
+                        "pending migrations (an embedded store is backed up first)")
+    mg.add_argument("--check", action="store_true",
+                    help="only report; exit 1 if migrations are pending")
+    for cmd in (bk, mg, d):
+        cmd.add_argument("--data-dir", default=argparse.SUPPRESS,
+                         help="as for serve (env KICKLINE_DATA_DIR)")
+        cmd.add_argument("--redis-url", default=argparse.SUPPRESS,
+                         help="as for serve (env KICKLINE_REDIS_URL)")
+        cmd.add_argument("--config", type=Path, default=argparse.SUPPRESS,
+                         help="as for serve (env KICKLINE_CONFIG)")
 
     b = sub.add_parser("bot", help="play one match over the network with a bot")
     b.add_argument("--url", required=True, help="ws://HOST:PORT (the /ws path is added)")
@@ -260,8 +271,15 @@ def _admin(args: argparse.Namespace) -> int:
 
 def _doctor(args: argparse.Namespace) -> int:
     """``kickline doctor``: the report on stdout; 0 if all is well, 1 if not."""
+    try:
+        opts = config.resolve(args)
+    except config.ConfigError as exc:
+        print(f"kickline: {exc}", file=sys.stderr)
+        return 2
+
     async def run() -> int:
-        store = await open_admin_store(args.data_dir, args.redis_url, args.redis_prefix)
+        store = await open_admin_store(opts.data_dir, opts.redis_url,
+                                       ServerConfig().redis_prefix)
         try:
             lines, ok = await quarantine.report(store)
         finally:
@@ -274,6 +292,59 @@ def _doctor(args: argparse.Namespace) -> int:
     except (StoreUnavailable, SchemaTooNew, OSError) as exc:
         print(f"kickline: cannot open the store: {exc}", file=sys.stderr)
         return 2
+
+
+def _backup(args: argparse.Namespace) -> int:
+    try:
+        opts = config.resolve(args)
+        if opts.redis_url:
+            where = anyio.run(operate.backup_redis, opts.redis_url)
+            print(f"Redis wrote its snapshot to {where['file'] or 'its data directory'} "
+                  f"(AOF {'on' if where['aof_enabled'] else 'OFF: turn it on'}); copy that "
+                  "file, and the token key file, somewhere safe")
+            return 0
+        if args.dest is None:
+            print("kickline: give a new directory for the copy: kickline backup DEST",
+                  file=sys.stderr)
+            return 2
+        done = operate.backup_sqlite(opts.data_dir, args.dest)
+    except (config.ConfigError, operate.OperateError) as exc:
+        print(f"kickline: {exc}", file=sys.stderr)
+        return 2
+    print(f"backed up {done.matches} matches ({done.bytes} bytes) to {done.path}")
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    try:
+        opts = config.resolve(args)
+        if opts.redis_url:
+            version = anyio.run(operate.redis_version, opts.redis_url, ServerConfig().redis_prefix)
+        else:
+            version = operate.sqlite_version(opts.data_dir)
+        todo = operate.plan(version)
+        where = config.mask_url(opts.redis_url) if opts.redis_url else opts.data_dir
+        print(f"{where}: schema version {version}; this kickline knows up "
+              f"to {migrations.LATEST}")
+        for v, what in todo.pending:
+            print(f"  pending {v}: {what}")
+        if not todo.pending:
+            print("nothing to migrate")
+            return 0
+        if args.check:
+            return 1
+        if opts.redis_url:
+            applied = anyio.run(operate.migrate_shared, opts.redis_url, ServerConfig().redis_prefix)
+            saved = None
+        else:
+            applied, saved = operate.migrate_embedded(opts.data_dir)
+    except (config.ConfigError, operate.OperateError, SchemaTooNew) as exc:
+        print(f"kickline: {exc}", file=sys.stderr)
+        return 2
+    if saved is not None:
+        print(f"backed up first to {saved.path.parent}")
+    print(f"applied migrations {applied}; schema version {migrations.LATEST}")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -295,6 +366,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _admin(args)
     if args.command == "doctor":
         return _doctor(args)
+    if args.command == "backup":
+        return _backup(args)
+    if args.command == "migrate":
+        return _migrate(args)
     return _bot(args)
 
 

@@ -44,7 +44,7 @@ def find_client_dir() -> Path:
     return here.parents[1] / "client"
 
 
-def _mask_url(value: Any) -> str:
+def mask_url(value: Any) -> str:
     """A URL with its password (if any) replaced by ``***``."""
     parts = urlsplit(str(value))
     if parts.password is None:
@@ -135,7 +135,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
            default_text="~/.local/share/kickline"),
     Option("redis_url", str, None,
            "store matches in Redis instead of the embedded SQLite store "
-           "(redis://[:password@]host:6379/0)", mask=_mask_url),
+           "(redis://[:password@]host:6379/0)", mask=mask_url),
     Option("secret_file", Path, None,
            "file holding the token secret (default: generated in the data dir)"),
     Option("client_dir", Path, None, "static files to serve at / (the web client)",

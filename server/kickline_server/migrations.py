@@ -104,24 +104,24 @@ async def _tournaments_redis(r: Any, prefix: str) -> None:
 
 # --- 3: hardening ----------------------------------------------------------------------
 
-_HARDENING_SQL = """
-CREATE TABLE IF NOT EXISTS quarantine (match TEXT PRIMARY KEY, reason TEXT NOT NULL,
-    at REAL NOT NULL, players TEXT NOT NULL DEFAULT '');
-CREATE INDEX IF NOT EXISTS matches_by_end ON matches (ended) WHERE ended IS NOT NULL;
-CREATE INDEX IF NOT EXISTS codes_by_match ON codes (match);
-UPDATE matches SET ended = CAST(strftime('%s', 'now') AS REAL)
-    WHERE finished = 1 AND ended IS NULL
-"""
-
-
 def _hardening_sqlite(db: sqlite3.Connection) -> None:
-    # Safe to run twice (as the Redis half must be): columns only where missing.
-    for table, column in (("matches", "ended"), ("codes", "at")):
-        if column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
+    # Safe to run twice (as the Redis half must be), and on a store that lacks a base
+    # table (the SQLite store makes them before migrating; `kickline migrate` may not).
+    db.execute("CREATE TABLE IF NOT EXISTS quarantine (match TEXT PRIMARY KEY,"
+               " reason TEXT NOT NULL, at REAL NOT NULL, players TEXT NOT NULL DEFAULT '')")
+    for table, column, index in (("matches", "ended", "CREATE INDEX IF NOT EXISTS"
+                                  " matches_by_end ON matches (ended) WHERE ended IS NOT NULL"),
+                                 ("codes", "at", "CREATE INDEX IF NOT EXISTS codes_by_match"
+                                  " ON codes (match)")):
+        columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if not columns:
+            continue
+        if column not in columns:
             db.execute(f"ALTER TABLE {table} ADD COLUMN {column} REAL")
-    for statement in _HARDENING_SQL.split(";"):
-        if statement.strip():
-            db.execute(statement)
+        db.execute(index)
+    if {row[1] for row in db.execute("PRAGMA table_info(matches)")}:
+        db.execute("UPDATE matches SET ended = CAST(strftime('%s', 'now') AS REAL)"
+                   " WHERE finished = 1 AND ended IS NULL")
 
 
 async def _hardening_redis(r: Any, prefix: str) -> None:
