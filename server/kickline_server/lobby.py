@@ -732,6 +732,9 @@ class Lobby:
 
     async def _on_decide(self, conn: Connection, msg: Message) -> None:
         player, _ = self._player(conn)
+        actor = self.actors.get(msg["match"])
+        if actor is not None and _owes(actor.core, player):
+            conn.refund(msg["match"], actor.core.version)  # play is not a flood
         await self._to_match(conn, msg, msg["match"], Decide(
             conn.id, player, msg["id"], msg["version"], msg["decision"], msg.get("seat")),
             attach=False)
@@ -888,6 +891,12 @@ class Lobby:
             self._offer(actor, cmd, conn, msg["id"])
             return
         _answer(core, cmd, conn, self.clock())  # finished: answered from the store
+
+
+def _owes(core: MatchCore, player: str) -> bool:
+    """Whether ``player``'s seat owes a decision now."""
+    kind, seats, _ = core.to_act()
+    return kind == "decide" and core.seat_of(player) in seats
 
 
 def _answer(core: MatchCore, cmd: Command, peer: Peer, now: float) -> None:
