@@ -29,6 +29,7 @@ from . import startup, tournament_http
 from .actor import Stats
 from .addresses import TrustedProxies
 from .budgets import Budgets
+from .cluster import Node
 from .config import find_client_dir
 from .dice import commitment
 from .gate import Gate, loop_errors, quiet_logger
@@ -77,6 +78,9 @@ class ServerConfig:
     sqlite_synchronous: str = "NORMAL"
     transport: TransportLimits = field(default_factory=TransportLimits)
     lobby: LobbyLimits = field(default_factory=LobbyLimits)
+    drain_timeout: float = 10.0
+    """On SIGTERM, how long the match actors get to stop and release their matches
+    before the process exits anyway."""
     admin_password: str | None = field(default=None, repr=False)
     """Opens ``/status`` (HTTP Basic, user ``admin``); without it the page is off."""
     fixed_seed: bytes | None = field(default=None, repr=False)
@@ -218,17 +222,25 @@ async def _run(config: ServerConfig, shutdown: anyio.Event, stats: Stats | None,
         owner = load_server_id(config.data_dir)
         phases.now = "store"
         store = await open_store(config)
+        node = None
+        if config.redis_url:  # processes share this Redis: one registration per server id
+            node = Node(config.redis_url, owner, prefix=config.redis_prefix,
+                        ttl=config.lobby.actor.lease_ttl)
         try:
+            if node is not None:
+                await node.register()
             await _serve(config, shutdown, store, tokens, owner, stats or Stats(), on_lobby,
-                         task_status, phases)
+                         node, task_status, phases)
         finally:
             with anyio.CancelScope(shield=True):
+                if node is not None:
+                    await node.leave()
                 await store.aclose()
 
 
 async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, tokens: Tokens,
                  owner: str, stats: Stats, on_lobby: Callable[[Lobby], None] | None,
-                 task_status: TaskStatus[int], phases: _Phases) -> None:
+                 node: Node | None, task_status: TaskStatus[int], phases: _Phases) -> None:
     async with anyio.create_task_group() as actors:
         lobby = Lobby(store, tokens, actors, owner=owner, limits=config.lobby,
                       fixed_seed=config.fixed_seed, stats=stats, budgets=config.budgets)
@@ -263,6 +275,11 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                   admin_password=config.admin_password,
                   connections=lambda: sum(gate.connected.values()))
         await actors.start(ops.watch)
+        if node is not None:
+            node.summary = lambda: {"matches": len(lobby.actors),
+                                    "connections": sum(gate.connected.values())}
+            ops.nodes = node.nodes
+            await actors.start(node.keep, shutdown.set)  # a duplicate id: stop serving
 
         async def who(token: str) -> str | None:
             claim = tokens.verify(token)
@@ -305,13 +322,21 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             _announce(config, port)
             task_status.started(port)
             await shutdown.wait()
-            log.info("shutting down: closing listener and connections")
-            lobby.accepting = False
+            # The drain: stop accepting (new lobby requests get shutting_down, /readyz
+            # says 503), stop the actors between commands and release their matches
+            # (everything answered is already stored; another process sharing the store
+            # adopts them when their clients reopen them), then tell every client to
+            # reconnect (1012) and close.  Bounded by drain_timeout.
+            log.info("draining: stopping %d match actors", len(lobby.actors))
             ops.health.draining = True
-            server.close(close_connections=True)
-            with anyio.move_on_after(config.transport.close_timeout + 1):
+            with anyio.move_on_after(config.drain_timeout):
+                await lobby.drain(config.drain_timeout)
+                log.info("draining: telling %d clients to reconnect", len(lobby.conns))
+                lobby.send_away("the server is restarting; reconnect to go on playing")
+                while sum(gate.connected.values()) - gate.downloads > 0:
+                    await anyio.sleep(0.02)  # each says 1012 once its queue is out
+                server.close(close_connections=True)
                 await server.wait_closed()
-        log.info("stopping %d match actors", len(lobby.actors))
         actors.cancel_scope.cancel()
 
 

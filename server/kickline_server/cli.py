@@ -28,6 +28,7 @@ from .addresses import TrustedProxies
 from .app import ServerConfig, open_admin_store, run_server, tune_gc
 from .botclient import BotError, BotState, play
 from .budgets import Budgets
+from .cluster import DuplicateServer
 from .core import Clock
 from .identity import rotate_key
 from .lobby import LobbyLimits
@@ -193,7 +194,7 @@ def _serve(args: argparse.Namespace) -> int:
             waiting_grace=opts.waiting_grace, reveal_timeout=opts.reveal_timeout,
             max_live_matches=opts.max_matches, snapshot_every=opts.snapshot_every,
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
-        admin_password=opts.admin_password,
+        admin_password=opts.admin_password, drain_timeout=opts.drain_timeout,
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
         else None,
         tournaments=TournamentLimits(pairing_timeout=opts.pairing_timeout,
@@ -218,7 +219,7 @@ def _serve(args: argparse.Namespace) -> int:
         anyio.run(main)
     except Exception as exc:
         inner = _unwrap(exc)
-        if isinstance(inner, StartupError | SchemaTooNew):
+        if isinstance(inner, StartupError | SchemaTooNew | DuplicateServer):
             _say(str(inner))
             return 2
         raise

@@ -211,6 +211,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "seconds a match's lease lasts unrenewed (with Redis: how soon another "
            "process adopts the matches of one that died)"),
     Option("max_matches", int, 20_000, "live matches per process"),
+    Option("drain_timeout", float, 10.0,
+           "on SIGTERM: seconds the matches get to stop and be handed over before exit"),
     Option("pairing_timeout", float, 600.0, "seconds one Swiss pairing may take (1,000 "
            "players take tens of seconds)"),
     Option("max_tournaments", int, 200, "unfinished tournaments per server"),

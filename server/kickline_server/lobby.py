@@ -152,6 +152,7 @@ class Lobby:
         self.games = games.available()
         self.accepting = True
         self.conns: weakref.WeakSet[Connection] = weakref.WeakSet()  # said hello
+        self._adopting: dict[str, anyio.Event] = {}
         self.budgets = b = budgets or Budgets()
         hour, minute = 3600.0, 60.0
         self._identities = Rate(b.identities_per_hour, hour, clock=clock)
@@ -280,6 +281,7 @@ class Lobby:
             with (anyio.CancelScope(shield=True), anyio.move_on_after(2),
                   contextlib.suppress(StoreError)):
                 await self.store.release(actor.match_id, self.owner)
+            actor.released.set()
 
     async def _record(self, actor: Actor) -> None:
         """Record a finished match (its final save marked it unrecorded, so if this
@@ -324,6 +326,51 @@ class Lobby:
             count += 1
         metrics.ADOPTED.inc(count)
         return count
+
+    async def adopt_now(self, mid: str) -> Actor | None:
+        """Run here, at once, an unfinished match that no live process runs (its lease
+        lapsed, or a draining process released it): a client reopening it should not
+        wait for the next adoption round.  ``None`` if it is finished, unknown, or
+        another process holds it."""
+        if not self.accepting or not self.store.leases_expire or len(mid) > 64:
+            return None
+        busy = self._adopting.get(mid)
+        if busy is not None:  # another request of this process is taking it: wait
+            await busy.wait()
+            return self.actors.get(mid)
+        self._adopting[mid] = done = anyio.Event()
+        try:
+            if not await self.store.acquire(mid, self.owner, self.limits.actor.lease_ttl):
+                return None
+            core = await self._load(mid)
+            if core is None or core.status == "over":
+                await self.store.release(mid, self.owner)
+                return None
+            actor = await self._start(core)
+            actor.offer(Resume())
+            metrics.ADOPTED.inc()
+            log.info("match %s: adopted on request (no process ran it)", mid)
+            return actor
+        finally:
+            del self._adopting[mid]
+            done.set()
+
+    async def drain(self, timeout: float) -> None:
+        """Stop every actor between commands (each releases its lease on the way out,
+        so another process can adopt the match at once), waiting up to ``timeout``."""
+        self.accepting = False
+        actors = list(self.actors.values())
+        for actor in actors:
+            actor.stop()
+        with anyio.move_on_after(timeout):
+            for actor in actors:
+                await actor.released.wait()
+
+    def send_away(self, why: str) -> None:
+        """Tell every connection to reconnect (close 1012): a drain."""
+        for conn in list(self.conns):
+            conn.push(error(Code.RECONNECT, why))
+            conn.close(Close.SERVICE_RESTART, Code.RECONNECT)
 
     async def adopt(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         """Keep adopting unfinished matches whose server went away (lease expired)."""
@@ -856,7 +903,7 @@ class Lobby:
 
     async def _to_match(self, conn: Connection, msg: Message, mid: str, cmd: Command,
                         *, attach: bool = True, invited: bool = False) -> None:
-        actor = self.actors.get(mid)
+        actor = self.actors.get(mid) or await self.adopt_now(mid)
         core = actor.core if actor is not None else await self._core(mid)
         # A private match the sender may not see answers exactly as no match would.
         if core is None or not (invited or self.may_see(core, conn.player)) or (

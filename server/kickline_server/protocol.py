@@ -64,6 +64,7 @@ class Code:
     REVEAL_CLOSED: Final = "reveal_closed"
     BUSY: Final = "busy"
     SHUTTING_DOWN: Final = "shutting_down"
+    RECONNECT: Final = "reconnect"  # close 1012: reconnect now (drain, match moved)
     INTERNAL: Final = "internal"
     # accounts
     NO_IDENTITY: Final = "no_identity"  # close 1008
@@ -95,6 +96,7 @@ class Close:
     POLICY: Final = 1008
     TOO_BIG: Final = 1009
     INTERNAL_ERROR: Final = 1011
+    SERVICE_RESTART: Final = 1012
     TRY_AGAIN_LATER: Final = 1013
 
 
