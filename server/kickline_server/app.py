@@ -44,7 +44,8 @@ from .static import StaticLimits
 from .store import Store, StoreError, unpack
 from .store_redis import RedisStore
 from .store_sqlite import SqliteStore
-from .tournaments import Desk, LobbyMatches, TournamentLimits, Tournaments
+from .tournament_desk import Desk, LobbyMatches
+from .tournaments import TournamentLimits, Tournaments
 from .transport import Buckets, TransportLimits, serve_connection
 
 log = logging.getLogger(__name__)
