@@ -91,8 +91,16 @@ try {
   }
   await axe(players[0].page, "joined");
 
-  // The organiser pairs and starts round 1 from the Run tab.
+  // The organiser renames the event from its settings page (the form, prefilled).
   await po.goto(`${base}/#/e/${id}/run`);
+  await po.locator("#ev-edit").tap();
+  await po.locator("#ev-name").fill(`Friday night ${RUN} (club)`);
+  await axe(po, "edit settings");
+  await po.locator("#ev-save").tap();
+  await po.waitForFunction(() => location.hash.endsWith("/run"), null, { timeout: 15000 });
+  await po.waitForSelector(`text=Friday night ${RUN} (club)`, { timeout: 10000 });
+
+  // The organiser pairs and starts round 1 from the Run tab.
   await po.locator("#ev-pair").tap();
   await po.waitForSelector("#ev-start", { timeout: 60000 });
   await shot(po, "event-draft");

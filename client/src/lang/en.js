@@ -495,7 +495,10 @@ const UI = {
     withdrawPlayer: "Withdraw", pausePlayer: "Sit out", resumePlayer: "Back in", checkInPlayer: "Check in",
     // create / edit
     createTitle: "New event", editTitle: "Event settings", entriesTitle: "Entries",
-    onlyOrganisers: "Only an organiser can create events. The server's operator names them.", eventName: "Event name", format: "Format",
+    onlyOrganisers: "Only an organiser can create events. The server's operator names them.",
+    fixedAfterStart: "Round 1 is paired: how the matches are played and scored no longer changes.",
+    decision: "Seconds per decision", bank: "Time bank (minutes)", editSettings: "Edit the event's settings",
+    allow: "Allow again", forbiddenPairs: "Kept apart", eventName: "Event name", format: "Format",
     rounds: "Rounds", match: "Matches", teams: "Teams", ownTeams: "each player's own team",
     scoring: "Points", scoringPresets: { chess: "Win 1 · draw ½ · loss 0", football: "Win 3 · draw 1 · loss 0" },
     shootoutWin: "A shootout win scores", shootoutLoss: "A shootout loss scores", byePoints: "A bye scores", forfeitLoss: "A forfeit loss scores",

@@ -22,22 +22,58 @@ function freshForm() {
     name: "", format: "swiss", rounds: 5, mode: "standard", board: 7, teams: "own", preset: "chess",
     shootout_win: "1", shootout_loss: "0", tiebreaks: [...DEFAULT_TB.swiss], rated: false, start_at: "",
     entry_cap: "", open_entry: true, check_in: false, late_entry_until: "", late_byes: "half",
-    self_withdraw: true, no_show_minutes: 10, round_minutes: "",
+    self_withdraw: true, no_show_minutes: 10, round_minutes: "", decision: 30, bank_minutes: 5,
   };
 }
 let form = freshForm();
+let editing = null; // {id, started, base: the settings as the server has them}
+
+// The form filled from an event's settings, to edit them.
+function formFrom(s) {
+  const f = freshForm();
+  const football = Number(s.scoring.win) === 3;
+  Object.assign(f, {
+    name: s.name, format: s.format, rounds: s.rounds, mode: s.match.mode, board: s.match.board,
+    teams: s.match.teams, preset: football ? "football" : "chess", shootout_win: s.scoring.shootout_win,
+    shootout_loss: s.scoring.shootout_loss, tiebreaks: [...s.tiebreaks], rated: s.rated,
+    entry_cap: s.entry_cap ?? "", open_entry: s.open_entry, check_in: s.check_in,
+    late_entry_until: s.late_entry_until ?? "", late_byes: s.late_byes, self_withdraw: s.self_withdraw,
+    no_show_minutes: s.no_show_minutes, round_minutes: s.round_minutes ?? "",
+    decision: s.match.decision, bank_minutes: s.match.bank / 60,
+    start_at: s.start_at ? new Date(s.start_at * 1000 - new Date().getTimezoneOffset() * 60000).toISOString().slice(0, 16) : "",
+  });
+  return f;
+}
+
+// What an edit sends: the fields that differ from the event's settings (once round 1
+// is paired, only those the server still lets change).
+const EDITABLE_AFTER_START = ["name", "tiebreaks", "start_at", "entry_cap", "late_entry_until", "late_byes",
+  "open_entry", "self_withdraw", "no_show_minutes", "round_minutes", "rounds"];
+function changes(next, base, started) {
+  const out = {};
+  for (const [k, v] of Object.entries(next)) {
+    if (started && !EDITABLE_AFTER_START.includes(k)) continue;
+    if (JSON.stringify(v) !== JSON.stringify(base[k])) out[k] = v;
+  }
+  for (const k of ["start_at", "entry_cap", "late_entry_until", "round_minutes"]) {
+    if (base[k] !== null && base[k] !== undefined && !(k in next) && (!started || EDITABLE_AFTER_START.includes(k))) out[k] = null;
+  }
+  return out;
+}
 
 export function settingsOf(f) {
   const s = {
-    name: f.name.trim(), format: f.format, match: { mode: f.mode, board: f.board, teams: f.teams },
+    name: f.name.trim(), format: f.format,
+    match: { mode: f.mode, board: Number(f.board), teams: f.teams, decision: Number(f.decision) || 30,
+      bank: Math.round((Number(f.bank_minutes) || 0) * 60) },
     tiebreaks: f.tiebreaks, rated: f.rated, open_entry: f.open_entry, check_in: f.check_in,
     late_byes: f.late_byes, self_withdraw: f.self_withdraw, no_show_minutes: Number(f.no_show_minutes) || 10,
   };
   if (f.format === "swiss") s.rounds = Number(f.rounds) || 5;
   const win = f.preset === "football" ? 3 : 1;
   s.scoring = f.preset === "football"
-    ? { win: 3, draw: 1, loss: 0, bye: 3, shootout_win: f.shootout_win, shootout_loss: f.shootout_loss }
-    : { shootout_win: f.shootout_win, shootout_loss: f.shootout_loss };
+    ? { win: "3", draw: "1", loss: "0", bye: "3", shootout_win: String(f.shootout_win), shootout_loss: String(f.shootout_loss), forfeit_loss: "0" }
+    : { win: "1", draw: "0.5", loss: "0", bye: "1", shootout_win: String(f.shootout_win), shootout_loss: String(f.shootout_loss), forfeit_loss: "0" };
   if (Number(f.shootout_win) > win) s.scoring.shootout_win = String(win);
   if (f.start_at) s.start_at = Math.floor(new Date(f.start_at).getTime() / 1000);
   if (f.entry_cap) s.entry_cap = Number(f.entry_cap);
@@ -79,14 +115,18 @@ function newEventView() {
   const T = W.UI.events;
   if (!E.organiser) return html`<section class="card-screen"><h2>${T.createTitle}</h2><p>${T.onlyOrganisers}</p></section>`;
   const f = form;
+  const fixed = !!(editing && editing.started); // the game's settings no longer change
   return html`<section class="event-form">
-    <h2>${T.createTitle}</h2>
+    <h2>${editing ? T.editTitle : T.createTitle}</h2>
+    ${fixed ? html`<p class="hint">${T.fixedAfterStart}</p>` : nothing}
+    <fieldset class="plain">
     ${field(T.eventName, "ev-name", html`<input id="ev-name" maxlength="60" .value=${f.name} @input=${set("name")}>`)}
+    </fieldset>
+    <fieldset class="plain" ?disabled=${fixed}>
     <h3>${T.format}</h3>
     <div class="seg" role="radiogroup" aria-label=${T.format}>${FORMATS.map((x) => html`<button type="button" role="radio"
       class="btn${f.format === x ? " on" : ""}" aria-checked=${f.format === x ? "true" : "false"} data-format=${x}
       @click=${() => { form.format = x; form.tiebreaks = [...DEFAULT_TB[x]]; update(); }}>${T.formats[x]}</button>`)}</div>
-    ${f.format === "swiss" ? field(T.rounds, "ev-rounds", html`<input id="ev-rounds" type="number" min="1" max="30" inputmode="numeric" .value=${String(f.rounds)} @input=${set("rounds")}>`) : nothing}
     <h3>${T.match}</h3>
     <div class="row">
       ${field(W.UI.home.mode, "ev-mode", html`<select id="ev-mode" @change=${set("mode")}>${["training", "standard", "advanced"].map((m) => html`<option value=${m} ?selected=${f.mode === m}>${W.MODES[m]}</option>`)}</select>`)}
@@ -101,12 +141,18 @@ function newEventView() {
       ${field(T.shootoutWin, "ev-sow", html`<input id="ev-sow" inputmode="decimal" .value=${f.shootout_win} @input=${set("shootout_win")}>`)}
       ${field(T.shootoutLoss, "ev-sol", html`<input id="ev-sol" inputmode="decimal" .value=${f.shootout_loss} @input=${set("shootout_loss")}>`)}
     </div>
+    <div class="row">
+      ${field(T.decision, "ev-decision", html`<input id="ev-decision" type="number" min="5" max="3600" inputmode="numeric" .value=${String(f.decision)} @input=${set("decision")}>`)}
+      ${field(T.bank, "ev-bank", html`<input id="ev-bank" type="number" min="0" max="600" inputmode="numeric" .value=${String(f.bank_minutes)} @input=${set("bank_minutes")}>`)}
+    </div>
+    ${check(T.rated, "ev-rated", "rated")}
+    ${check(T.checkInNeeded, "ev-checkin", "check_in")}
+    </fieldset>
+    ${f.format === "swiss" ? field(T.rounds, "ev-rounds", html`<input id="ev-rounds" type="number" min="1" max="30" inputmode="numeric" .value=${String(f.rounds)} @input=${set("rounds")}>`) : nothing}
     <h3>${T.tiebreaks}</h3>
     ${tiebreakPicker(f.tiebreaks, (l) => { form.tiebreaks = l; update(); })}
     <h3>${T.entriesTitle}</h3>
-    ${check(T.rated, "ev-rated", "rated")}
     ${check(T.openEntry, "ev-open", "open_entry")}
-    ${check(T.checkInNeeded, "ev-checkin", "check_in")}
     ${check(T.selfWithdraw, "ev-selfwd", "self_withdraw")}
     ${field(T.entryCap, "ev-cap", html`<input id="ev-cap" type="number" min="2" inputmode="numeric" .value=${f.entry_cap} @input=${set("entry_cap")}>`)}
     ${f.format === "swiss" ? html`
@@ -116,11 +162,20 @@ function newEventView() {
     ${field(T.noShow, "ev-noshow", html`<input id="ev-noshow" type="number" min="1" max="240" inputmode="numeric" .value=${String(f.no_show_minutes)} @input=${set("no_show_minutes")}>`)}
     ${field(T.roundMinutes, "ev-deadline", html`<input id="ev-deadline" type="number" min="5" inputmode="numeric" .value=${f.round_minutes} @input=${set("round_minutes")}>`)}
     <div class="sticky-actions">
-      <button class="btn primary wide" type="button" id="ev-create" ?disabled=${!online() || !f.name.trim() || busy("create")}
+      ${editing ? html`<button class="btn primary wide" type="button" id="ev-save" ?disabled=${!online() || !f.name.trim() || busy("edit")}
+        @click=${async () => {
+          const diff = changes(settingsOf(form), editing.base, editing.started);
+          const id = editing.id;
+          if (Object.keys(diff).length && !(await command(id, "edit", { settings: diff }))) return;
+          editing = null;
+          form = freshForm();
+          go(`#/e/${id}/run`);
+        }}>${T.save}</button>`
+      : html`<button class="btn primary wide" type="button" id="ev-create" ?disabled=${!online() || !f.name.trim() || busy("create")}
         @click=${async () => {
           const reply = await command(null, "create", { settings: settingsOf(form) });
           if (reply) { form = freshForm(); go(`#/e/${reply.tournament}`); }
-        }}>${T.create}</button>
+        }}>${T.create}</button>`}
     </div>
   </section>`;
 }
@@ -139,9 +194,19 @@ function listView() {
 addScreen({
   id: "events",
   paths: ["events"],
-  title: (r) => (r.arg === "new" ? W.UI.events.createTitle : W.UI.events.title),
-  enter: () => loadList(),
-  view: (r) => (r.arg === "new" ? newEventView() : listView()),
+  title: (r) => (r.arg === "new" ? W.UI.events.createTitle : r.arg === "edit" ? W.UI.events.editTitle : W.UI.events.title),
+  enter: (r) => {
+    loadList();
+    if (r.arg === "new" && editing) { editing = null; form = freshForm(); }
+    if (r.arg === "edit") {
+      const v = E.views.get(r.rest[1]);
+      if (v && v.settings) {
+        editing = { id: r.rest[1], started: v.rounds.length > 0, base: v.settings };
+        form = formFrom(v.settings);
+      }
+    }
+  },
+  view: (r) => (r.arg === "new" || (r.arg === "edit" && editing) ? newEventView() : listView()),
 });
 
 addToSlot("menu", () => html`<a class="navlink" id="nav-events" href="#/events">${W.UI.events.menu}</a>`, 5);

@@ -140,6 +140,25 @@ function rosterPanel(v, id) {
       </span></li>`)}</ul>`;
 }
 
+function forbiddenPanel(v, id) {
+  const T = W.UI.events;
+  if (v.settings.format !== "swiss" || v.status === "finished") return nothing;
+  const people = v.entries.filter((e) => e.status !== "withdrawn");
+  return html`<h3>${T.forbiddenPairs}</h3>
+    <ul class="byes">${v.forbidden.map(([a, b]) => html`<li>${nameOf(v, a)} – ${nameOf(v, b)}
+      <button class="btn small" type="button" @click=${() => command(id, "allow", { a, b })}>${T.allow}</button></li>`)}</ul>
+    <form class="row" @submit=${(e) => {
+      e.preventDefault();
+      const a = Number(e.target.elements.a.value);
+      const b = Number(e.target.elements.b.value);
+      if (a && b && a !== b) command(id, "forbid", { a, b });
+    }}>
+      <select name="a" aria-label=${T.forbid}>${people.map((x) => html`<option value=${x.pid}>${x.name}</option>`)}</select>
+      <select name="b" aria-label=${T.forbidWith}>${people.map((x, i) => html`<option value=${x.pid} ?selected=${i === 1}>${x.name}</option>`)}</select>
+      <button class="btn" type="submit">${T.forbid}</button>
+    </form>`;
+}
+
 export function runView(v, id, r) {
   const T = W.UI.events;
   const cur = v.rounds[v.rounds.length - 1];
@@ -168,8 +187,10 @@ export function runView(v, id, r) {
           <button class="btn" type="button" @click=${() => { repair.round = null; repair.boards.clear(); repair.chosen = []; update(); }}>${W.UI.home.cancel}</button></div>`
         : html`<button class="btn" type="button" id="ev-repair" @click=${() => { repair.round = cur.round; update(); }}>${T.repair}</button>`) : nothing}` : nothing}
     ${rosterPanel(v, id)}
+    ${forbiddenPanel(v, id)}
     <h3>${T.exports}</h3>
     <div class="row"><a class="btn" href=${`#/big/${id}`}>${T.big}</a>
+      ${v.status !== "finished" ? html`<a class="btn" id="ev-edit" href=${`#/events/edit/${id}`}>${T.editSettings}</a>` : nothing}
       ${v.status !== "finished" ? html`<button class="btn" type="button" id="ev-close"
         @click=${() => { if (confirm(T.closeAsk)) command(id, "close"); }}>${T.close}</button>` : nothing}</div>`;
 }

@@ -194,7 +194,7 @@ class Player:
             return
         seen.over = await play(url, state=BotState(token=self.token, match=m["match"]),
                                strategy="greedy", seed=f"{self.name}:{m['match']}",
-                               max_reconnects=200)
+                               reconnect_timeout=120)
 
 
 class Organiser:
