@@ -22,7 +22,7 @@ import anyio
 from anyio.abc import TaskStatus
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from . import metrics
+from . import metrics, quarantine
 from .core import (
     CancelTimer,
     Command,
@@ -42,7 +42,7 @@ from .core import (
 from .errlog import Throttled
 from .logs import MATCH
 from .protocol import Close, Code, Message, error
-from .store import LeaseLost, Store, StoreUnavailable, pack, unpack
+from .store import LeaseLost, Store, StoreUnavailable, pack
 
 log = logging.getLogger(__name__)
 _failures = Throttled(log)
@@ -253,11 +253,22 @@ class Actor:
         if stored is None:  # never persisted: nothing to go back to
             self.finished = True
             return
-        self.core = MatchCore.restore(
-            old.game, old.bots, unpack(stored.snapshot), [unpack(x) for x in stored.log],
-            grace=old.grace, waiting_ttl=old.waiting_ttl, waiting_grace=old.waiting_grace,
-            reveal_timeout=old.reveal_timeout, reply_cache=old.reply_cache,
-            snapshot_every=old.snapshot_every)
+        try:
+            self.core = quarantine.restore(
+                stored, grace=old.grace, waiting_ttl=old.waiting_ttl,
+                waiting_grace=old.waiting_grace, reveal_timeout=old.reveal_timeout,
+                reply_cache=old.reply_cache, restart_grace=old.restart_grace,
+                snapshot_every=old.snapshot_every)
+        except quarantine.Damaged as exc:
+            # What it saved cannot be loaded back: set it aside, tell who is here.
+            await self.store.quarantine(self.match_id, exc.reason, exc.players, self.clock())
+            log.error("match %s quarantined (kept for inspection, see kickline doctor): %s",
+                      self.match_id, exc.reason)
+            for peer in self.peers.values():
+                peer.push(error(Code.MATCH_DAMAGED, quarantine.DAMAGED_TEXT,
+                                match=self.match_id))
+            self.finished = True
+            return
         self.timers.clear()
         now = self.clock()
         for e in self.core.handle(Resume(), now):

@@ -16,6 +16,7 @@ import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import parse_qs
@@ -25,7 +26,7 @@ from anyio.abc import TaskStatus
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
-from . import startup, tournament_http
+from . import retention, startup, tournament_http
 from .actor import Stats
 from .addresses import TrustedProxies
 from .budgets import Budgets
@@ -37,13 +38,15 @@ from .identity import Tokens, load_keyring, load_server_id, read_secret_file
 from .lobby import Lobby, LobbyLimits
 from .ops import Ops
 from .players import set_cookie
+from .retention import Retention
 from .routing import Router
 from .startup import StartupError
 from .static import StaticLimits
 from .store import Store, StoreError, unpack
 from .store_redis import RedisStore
 from .store_sqlite import SqliteStore
-from .tournaments import Desk, LobbyMatches, TournamentLimits, Tournaments
+from .tournament_desk import Desk, LobbyMatches
+from .tournaments import TournamentLimits, Tournaments
 from .transport import Buckets, TransportLimits, new_id, serve_connection
 
 log = logging.getLogger(__name__)
@@ -68,6 +71,8 @@ class ServerConfig:
     """Reverse proxies whose ``X-Forwarded-For`` names the client (``addresses.py``)."""
     static: StaticLimits = field(default_factory=StaticLimits)
     budgets: Budgets = field(default_factory=Budgets)
+    retention: Retention = field(default_factory=Retention)
+    """What is kept of finished matches, and how often the purge runs (``retention.py``)."""
     """What one address or identity may take (``budgets.py``)."""
     ping_interval: float | None = 20.0
     backlog: int = 1024
@@ -269,6 +274,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
         await actors.start(lobby.desk.run)
         if store.leases_expire:  # other processes may die and leave matches to adopt
             await actors.start(lobby.adopt)
+        await actors.start(partial(retention.run, store, config.retention))
         buckets = Buckets(config.transport)
         ops = Ops(lobby, store, stats, node=owner,
                   store_kind="redis" if config.redis_url else "sqlite",
@@ -394,8 +400,13 @@ async def _record(conn: ServerConnection, lobby: Lobby, match_id: str) -> Respon
         stored = None if raw is None else await lobby.store.load(match_id)
     except StoreError:
         return conn.respond(503, "the server cannot reach its data right now\n")
-    if raw is None or stored is None:
+    if raw is None:
         return conn.respond(404, "no finished match with that id\n")
+    if stored is None:  # its full log was purged (retention.py); the record outlives it
+        body = {"record": unpack(raw), "log": None}
+        response = conn.respond(200, json.dumps(body, separators=(",", ":")) + "\n")
+        response.headers["Content-Type"] = "application/json"
+        return response
     snapshot = unpack(stored.snapshot)
     log_entries = [{k: v for k, v in unpack(e).items() if k != "e"} for e in stored.log]
     seed = bytes(snapshot["seed"])

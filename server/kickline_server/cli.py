@@ -21,7 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import anyio
 
-from . import config, games, logs, migrations, operate
+from . import config, games, logs, migrations, operate, quarantine
 from .accounts import name_key
 from .actor import ActorLimits
 from .addresses import TrustedProxies
@@ -33,6 +33,7 @@ from .core import Clock
 from .identity import rotate_key
 from .lobby import LobbyLimits
 from .protocol import Limits
+from .retention import DAY, Retention
 from .startup import StartupError
 from .static import StaticLimits
 from .store import SchemaTooNew, StoreUnavailable
@@ -128,6 +129,13 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--redis-prefix", default="kl:")
     a.add_argument("--log-level", default="WARNING")
 
+    d = sub.add_parser("doctor", help="report quarantined matches (set aside because they "
+                       "could not be loaded) and try every unfinished one; works while the "
+                       "server runs",
+                       description="Lists every quarantined match with the reason it could "
+                       "not be loaded (its data is kept as stored), and loads every "
+                       "unfinished match as a restart would.  Exit status 1 if any match "
+                       "is or would be quarantined.")
     bk = sub.add_parser("backup", help="copy the data while the server runs (SQLite online "
                         "backup + the key file; with Redis: a Redis snapshot)")
     bk.add_argument("dest", type=Path, nargs="?",
@@ -136,7 +144,7 @@ def _parser() -> argparse.ArgumentParser:
                         "pending migrations (an embedded store is backed up first)")
     mg.add_argument("--check", action="store_true",
                     help="only report; exit 1 if migrations are pending")
-    for cmd in (bk, mg):
+    for cmd in (bk, mg, d):
         cmd.add_argument("--data-dir", default=argparse.SUPPRESS,
                          help="as for serve (env KICKLINE_DATA_DIR)")
         cmd.add_argument("--redis-url", default=argparse.SUPPRESS,
@@ -180,8 +188,10 @@ def _serve(args: argparse.Namespace) -> int:
         secret_file=opts.secret_file, client_dir=opts.client_dir,
         max_connections_per_address=opts.max_connections_per_address,
         trusted_proxies=trusted,
-        budgets=Budgets(**{name: opts.values[name] for name in Budgets.__dataclass_fields__}),
         static=StaticLimits(stall=opts.static_stall, min_rate=opts.static_min_rate),
+        retention=Retention(keep_logs=opts.keep_logs_days * DAY,
+                            keep_records=opts.keep_records_days * DAY, every=opts.purge_every),
+        budgets=Budgets(**{name: opts.values[name] for name in Budgets.__dataclass_fields__}),
         compression=opts.compression, sqlite_synchronous=opts.sqlite_synchronous,
         transport=TransportLimits(
             max_frame=opts.max_frame, handshake_timeout=opts.handshake_timeout,
@@ -359,6 +369,31 @@ def _admin(args: argparse.Namespace) -> int:
         return 2
 
 
+def _doctor(args: argparse.Namespace) -> int:
+    """``kickline doctor``: the report on stdout; 0 if all is well, 1 if not."""
+    try:
+        opts = config.resolve(args)
+    except config.ConfigError as exc:
+        print(f"kickline: {exc}", file=sys.stderr)
+        return 2
+
+    async def run() -> int:
+        store = await open_admin_store(opts.data_dir, opts.redis_url,
+                                       ServerConfig().redis_prefix)
+        try:
+            lines, ok = await quarantine.report(store)
+        finally:
+            await store.aclose()
+        print("\n".join(lines))
+        return 0 if ok else 1
+
+    try:
+        return anyio.run(run)
+    except (StoreUnavailable, SchemaTooNew, OSError) as exc:
+        print(f"kickline: cannot open the store: {exc}", file=sys.stderr)
+        return 2
+
+
 def _backup(args: argparse.Namespace) -> int:
     try:
         opts = config.resolve(args)
@@ -429,6 +464,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "admin":
         return _admin(args)
+    if args.command == "doctor":
+        return _doctor(args)
     if args.command == "backup":
         return _backup(args)
     if args.command == "migrate":

@@ -27,7 +27,7 @@ from typing import Any, cast
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
-from . import games, metrics
+from . import games, metrics, quarantine
 from .accounts import AccountError
 from .actor import Actor, ActorLimits, Peer, Stats
 from .addresses import address_key
@@ -55,9 +55,10 @@ from .identity import Tokens
 from .logs import PLAYER
 from .players import PlayerLimits, Players, cookie_token
 from .protocol import PROTOCOL_VERSIONS, BadRequest, Close, Code, Message, MsgId, error, retry
+from .quarantine import DAMAGED_TEXT, Damaged
 from .results import Recorder
 from .routing import ROUTED, RemoteConnection, Router
-from .store import Store, StoreError, StoreUnavailable, unpack
+from .store import Store, StoreError, StoreUnavailable
 from .tournament import Refused
 from .transport import Connection
 
@@ -165,6 +166,8 @@ class Lobby:
         self._watches_by_address = Rate(b.watches_per_minute_per_address, minute, clock=clock)
         self._code_misses = Lockout(b.code_misses_per_minute, minute, base=b.lockout,
                                     cap=b.max_lockout, clock=clock)
+        self.damaged: dict[str, set[str]] = {}
+        """Quarantined matches by player (from this process's recovery): told at hello."""
         self._held: dict[str, set[str]] = {}
         """Matches held, by ``p:<player>`` and ``a:<address key>``: pruned as counted."""
         self.desk: Any = None
@@ -208,6 +211,8 @@ class Lobby:
             "matches": self.matches_of(account.player), "games": self.games}
         if cookie_token(conn) != token:  # the page sets the cookie with this ticket
             welcome["cookie"] = self.players.ticket(account)
+        if account.player in self.damaged:  # quarantined at this start: say so, once here
+            welcome["damaged"] = sorted(self.damaged[account.player])
         return welcome
 
     def matches_of(self, player: str) -> list[Message]:
@@ -363,7 +368,10 @@ class Lobby:
                 continue
             if not await self.store.acquire(mid, self.owner, self.limits.actor.lease_ttl):
                 continue
-            core = await self._load(mid)
+            try:
+                core = await self._load(mid)
+            except Damaged:
+                continue  # quarantined by _load: the others start
             if core is None:
                 continue
             actor = await self._start(core)
@@ -387,7 +395,10 @@ class Lobby:
         try:
             if not await self.store.acquire(mid, self.owner, self.limits.actor.lease_ttl):
                 return None
-            core = await self._load(mid)
+            try:
+                core = await self._load(mid)
+            except Damaged:
+                return None  # quarantined, lease and all: the caller says match_damaged
             if core is None or core.status == "over":
                 await self.store.release(mid, self.owner)
                 return None
@@ -430,23 +441,29 @@ class Lobby:
             if n:
                 log.info("adopted %d matches", n)
 
+    def restore_limits(self) -> dict[str, Any]:
+        """``MatchCore.restore``'s keyword arguments on this server."""
+        lim = self.limits
+        return {"grace": lim.grace, "waiting_ttl": lim.waiting_ttl,
+                "waiting_grace": lim.waiting_grace, "reveal_timeout": lim.reveal_timeout,
+                "reply_cache": lim.reply_cache, "restart_grace": lim.restart_grace,
+                "snapshot_every": lim.snapshot_every}
+
     async def _load(self, mid: str) -> MatchCore | None:
+        """The stored match (``None``: no such match); a match that cannot be restored
+        is quarantined, its players remembered, and :class:`Damaged` raised."""
         stored = await self.store.load(mid)
         if stored is None:
             return None
-        snapshot = unpack(stored.snapshot)
         try:
-            ruleset = games.get(snapshot["game"])
-            return MatchCore.restore(
-                ruleset.game, ruleset.bots, snapshot, [unpack(e) for e in stored.log],
-                grace=self.limits.grace, waiting_ttl=self.limits.waiting_ttl,
-                waiting_grace=self.limits.waiting_grace,
-                reveal_timeout=self.limits.reveal_timeout, reply_cache=self.limits.reply_cache,
-                restart_grace=self.limits.restart_grace,
-                snapshot_every=self.limits.snapshot_every)
-        except (games.UnknownGame, ValueError, KeyError) as exc:
-            log.error("match %s cannot be restored: %s", mid, exc)
-            return None
+            return quarantine.restore(stored, **self.restore_limits())
+        except Damaged as exc:
+            await self.store.quarantine(mid, exc.reason, exc.players, self.clock())
+            for player in exc.players:
+                self.damaged.setdefault(player, set()).add(mid)
+            log.error("match %s quarantined (kept for inspection, see kickline doctor): %s",
+                      mid, exc.reason)
+            raise
 
     def _new_core(self, ruleset: games.Ruleset, config: Mapping[str, Any], clock: Clock,
                   meta: dict[str, Any], match_id: str | None = None) -> MatchCore:
@@ -794,7 +811,7 @@ class Lobby:
         invited = False
         if mid is None:
             mid = await self._find_code(conn, msg)
-            core = await self._core(mid) if mid is not None else None
+            core = await self._core(mid, msg["id"]) if mid is not None else None
             # A private match's watch code is an invitation; its invite code is not
             # (it seats the opponent, and resolves only while the match waits).
             invited = core is not None and normalize_code(msg["code"]) == core.meta.get(
@@ -939,17 +956,26 @@ class Lobby:
         await self._to_match(conn, msg, msg["match"],
                              Resign(conn.id, player, msg["id"], msg.get("seat")), attach=False)
 
-    async def _core(self, mid: str) -> MatchCore | None:
-        """The match: live here, or as last stored (read-only)."""
+    async def _core(self, mid: str, re: MsgId | None = None) -> MatchCore | None:
+        """The match: live here, or as last stored (read-only); a damaged one is
+        answered ``match_damaged``."""
         actor = self.actors.get(mid)
         if actor is not None:
             return actor.core
-        return await self._load(mid) if len(mid) <= 64 else None
+        if len(mid) > 64:
+            return None
+        try:
+            core = await self._load(mid)
+        except Damaged as exc:
+            raise BadRequest(Code.MATCH_DAMAGED, DAMAGED_TEXT, re) from exc
+        if core is None and await self.store.quarantine_of(mid) is not None:
+            raise BadRequest(Code.MATCH_DAMAGED, DAMAGED_TEXT, re)
+        return core
 
     async def _to_match(self, conn: Connection, msg: Message, mid: str, cmd: Command,
                         *, attach: bool = True, invited: bool = False) -> None:
         actor = self.actors.get(mid) or await self.adopt_now(mid)
-        core = actor.core if actor is not None else await self._core(mid)
+        core = actor.core if actor is not None else await self._core(mid, msg["id"])
         # A private match the sender may not see answers exactly as no match would.
         if core is None or not (invited or self.may_see(core, conn.player)) or (
                 actor is None and core.status != "over"):

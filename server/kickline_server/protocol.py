@@ -60,6 +60,7 @@ class Code:
     TOO_MANY_MATCHES: Final = "too_many_matches"
     TOO_MANY_WATCHES: Final = "too_many_watches"
     LOCKED_OUT: Final = "locked_out"
+    MATCH_DAMAGED: Final = "match_damaged"
     BAD_REVEAL: Final = "bad_reveal"
     REVEAL_CLOSED: Final = "reveal_closed"
     BUSY: Final = "busy"
