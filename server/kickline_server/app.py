@@ -83,6 +83,10 @@ class ServerConfig:
     sqlite_synchronous: str = "NORMAL"
     transport: TransportLimits = field(default_factory=TransportLimits)
     lobby: LobbyLimits = field(default_factory=LobbyLimits)
+    worker: int | None = None
+    """Set in the processes of ``kickline serve --workers N`` (0..N-1): the port is
+    shared (``SO_REUSEPORT``), the server id gets ``.w<i>``, and the parent holds the
+    data directory's lock."""
     drain_timeout: float = 10.0
     """On SIGTERM, how long the match actors get to stop and release their matches
     before the process exits anyway."""
@@ -128,6 +132,11 @@ async def _data_dir_lock(data_dir: Path) -> AsyncIterator[None]:
         yield
     finally:
         os.close(fd)
+
+
+@asynccontextmanager
+async def _no_lock() -> AsyncIterator[None]:
+    yield
 
 
 async def open_store(config: ServerConfig) -> Store:
@@ -217,7 +226,9 @@ async def run_server(
 async def _run(config: ServerConfig, shutdown: anyio.Event, stats: Stats | None,
                on_lobby: Callable[[Lobby], None] | None, task_status: TaskStatus[int],
                phases: _Phases) -> None:
-    async with _data_dir_lock(config.data_dir):
+    # A worker of `kickline serve --workers N`: its parent holds the data directory.
+    lock = _data_dir_lock(config.data_dir) if config.worker is None else _no_lock()
+    async with lock:
         phases.now = "secret"
         secret: str | bytes | None = config.secret
         if secret is None and config.secret_file is not None:
@@ -225,6 +236,8 @@ async def _run(config: ServerConfig, shutdown: anyio.Event, stats: Stats | None,
         tokens = Tokens(load_keyring(config.data_dir, secret))
         phases.now = "data_dir"
         owner = load_server_id(config.data_dir)
+        if config.worker is not None:  # one installation, N processes: N server ids
+            owner = f"{owner}.w{config.worker}"
         phases.now = "store"
         store = await open_store(config)
         node = None
@@ -329,6 +342,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             ping_interval=config.ping_interval, ping_timeout=config.ping_interval,
             close_timeout=config.transport.close_timeout,
             open_timeout=None, backlog=config.backlog,  # the gate times handshakes
+            reuse_port=config.worker is not None,  # --workers: one port, N processes
         ) as server:
             phases.now = None
             port = int(next(iter(server.sockets)).getsockname()[1])
