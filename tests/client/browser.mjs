@@ -147,9 +147,13 @@ async function scenarioVsBot(browser) {
   await page.locator('[data-mode="advanced"]').tap();
   await page.selectOption("#team", "telekinetics");
   await page.selectOption("#opponent", "cyborgs");
+  // The level picked is the bot that sits down (the beginner: the quickest to play out).
+  await page.locator('[data-level="beginner"]').tap();
   await shot(page, "home");
   await page.locator("#vs-bot").tap();
   await page.waitForFunction(() => { const m = window.__kickline.match; return m && m.prompt && m.prompt.legal.length; }, null, { timeout: 20000 });
+  const seated = await page.evaluate(() => (window.__kickline.match.prompt.players || []).map((p) => p && p.bot));
+  if (!seated.includes("beginner")) problems.push(`the bot seated: ${JSON.stringify(seated)}`);
   await shot(page, "first-prompt");
   const n = await autoplay([page], { stopAfter: 12 });
   await shot(page, "mid-match");

@@ -96,6 +96,14 @@ const MODE_HINTS = {
   standard: "Adds the species abilities.",
   advanced: "Adds gambits, personal abilities and advanced skills.",
 };
+// The bot levels a player picks, weakest first (kickline.bots.LEVELS).
+const BOT_LEVELS = { beginner: "Beginner", casual: "Casual", strong: "Strong", strongest: "Strongest" };
+const BOT_LEVEL_HINTS = {
+  beginner: "Knows the rules and makes plenty of mistakes.",
+  casual: "Plays sensible rules of thumb, move by move.",
+  strong: "Looks ahead through the dice, and mixes its cards so you cannot read them.",
+  strongest: "Looks further ahead; takes up to a second over each move.",
+};
 const TEAMS = {
   training: "Training XI", "fire-demons": "Fire Demons", cyborgs: "Cyborgs", telekinetics: "Telekinetics", oozes: "Oozes",
 };
@@ -351,6 +359,7 @@ const UI = {
     board: "Board", boardSize: "Board size", spaces: (n) => `${n} spaces`, mode: "Mode",
     yourTeam: "Your team", opponentTeam: "Opponent (bot or private match)",
     vsBot: "Play against the bot", quick: "Quick match", create: "Create a private match",
+    botLevel: "Bot level",
     looking: "Looking for an opponent…", cancel: "Cancel",
     haveCode: "Have a code?", code: "Match code", join: "Join", watch: "Watch",
     notConnected: "Not connected yet; try again in a moment.",
@@ -687,7 +696,8 @@ function narrate(e, view) {
 
 export default {
   lang: "en",
-  ROLES, CARDS, KINDS, ENUMS, STEPS, ERRORS, MODES, MODE_HINTS, TEAMS, UI,
+  ROLES, CARDS, KINDS, ENUMS, STEPS, ERRORS, MODES, MODE_HINTS, TEAMS, UI, BOT_LEVELS,
+  BOT_LEVEL_HINTS,
   ROLE_INFO, SPECIES_INFO, ABILITIES, KIND_HELP, CARD_LONG, LAWS,
   playerLabel, sideName, cardName, describe, narrate,
 };
