@@ -34,6 +34,11 @@ rules.legal(JSON.stringify(view));
 rules.consequence(JSON.stringify(view), "toss home");
 const v = rules.verify(JSON.stringify({ mode: "training", board: 7 }), "00ff", "[]", 0);
 if (!v.ok) throw new Error("verify failed: " + v.error);
+// Offline play, a search bot's thinking included (its imports are the client's too).
+let lm = rules.local("new", JSON.stringify({ config: { mode: "advanced", board: 7, teams: ["cyborgs", "oozes"] }, seats: ["strong", "strong"], seed: "stdlib" }));
+for (let i = 0; i < 6 && !lm.error; i++) lm = rules.local("step", JSON.stringify({ match: lm.match }));
+if (lm.error) throw new Error("offline play failed: " + lm.error);
+rules.local("show", JSON.stringify({ match: lm.match, seat: 0, events: lm.events }));
 if (stdlib) {
   console.log(JSON.stringify({ ok: true }));
 } else {

@@ -15,7 +15,12 @@ import time
 from typing import Any
 
 import kickline
+from kickline import local as _local
 from kickline.preview import state_from_view
+
+# A search bot's thinking cap in the browser (Pyodide runs the rules 1.2-1.5 times slower
+# than the server's CPython, whose bots think up to 1 s).
+BOT_SECONDS = 1.8
 
 
 def legal(view_json: str) -> str:
@@ -81,3 +86,29 @@ def verify(config_json: str, seed_hex: str, log_json: str, seat: int | None) -> 
         return json.dumps({"ok": False, "error": str(exc), "views": views})
     return json.dumps({"ok": True, "error": None, "views": views,
                        "result": game.result(state)})
+
+
+def local(fn: str, args_json: str) -> str:
+    """Offline play (``kickline.local``): ``new`` {config, seats, seed}; ``step``
+    {match}; ``decide`` {match, seat, decision}; ``show`` {match, seat, events}.  Returns
+    ``{"match", "events"}`` (``show``: what the seat sees), or ``{"error"}`` for a
+    decision the rules refuse (nothing changes)."""
+    a = json.loads(args_json)
+    try:
+        if fn == "new":
+            out: Any = {"match": _local.new_match(a["config"], a["seats"], a["seed"]),
+                        "events": []}
+        elif fn == "step":
+            m, events = _local.step(a["match"], clock=time.monotonic, seconds=BOT_SECONDS)
+            out = {"match": m, "events": events, "humans": _local.humans_to_act(m)}
+        elif fn == "decide":
+            m, events = _local.decide(a["match"], a["seat"], a["decision"])
+            out = {"match": m, "events": events, "humans": _local.humans_to_act(m)}
+        elif fn == "show":
+            out = _local.show(a["match"], a["seat"], a.get("events", ()))
+            out["humans"] = _local.humans_to_act(a["match"])
+        else:
+            raise KeyError(fn)
+    except ValueError as exc:
+        return json.dumps({"error": str(exc)})
+    return json.dumps(out)

@@ -85,6 +85,11 @@ export class Preview extends EventTarget {
     return this.call({ op: "consequence", view: JSON.stringify(view), decision }).catch(() => null);
   }
 
+  // Offline play: a match run here, in the worker (kickline.local); see screens/local.js.
+  local(fn, args) {
+    return this.call({ op: "local", fn, args: JSON.stringify(args) });
+  }
+
   verify(config, seed, log, seat) {
     return this.call({ op: "verify", config: JSON.stringify(config), seed, log: JSON.stringify(log), seat });
   }

@@ -13,6 +13,7 @@ export async function startRules(pyodide, wheelBytes, previewSource) {
     legal: (viewJson) => JSON.parse(mod.legal(viewJson)),
     consequence: (viewJson, decision) => JSON.parse(mod.consequence(viewJson, decision)),
     verify: (configJson, seed, logJson, seat) => JSON.parse(mod.verify(configJson, seed, logJson, seat)),
+    local: (fn, argsJson) => JSON.parse(mod.local(fn, argsJson)),
   };
 }
 

@@ -64,11 +64,11 @@ function choose(legal) {
 }
 
 // Make one decision through the UI.  Returns the decision text.
-async function playOne(page, legal) {
+async function playOne(page, legal, snap = snapshot) {
   const d = choose(legal);
   const parts = d.split(" ");
   for (let guard = 0; guard < 30; guard++) {
-    const s = await snapshot(page);
+    const s = await snap(page);
     if (s.complete === d) { await page.locator("#confirm").tap(); return d; }
     if (s.complete && s.complete !== d) { await page.locator("#back").tap(); continue; }
     if (!s.kind) { await page.locator(`#panel [data-kind="${parts[0]}"]`).tap(); continue; }
@@ -284,6 +284,88 @@ async function scenarioOffline(browser) {
   return { connText, tried: d, more, problems };
 }
 
+// ---- offline play: a match on the device, no server (screens/local.js) -------------
+
+async function localSnapshot(page) {
+  return page.evaluate(() => {
+    const a = window.__kickline;
+    const lm = a.local;
+    const c = a.localChooser || null;
+    const cur = lm && lm.current;
+    const mine = !!(cur && !lm.busy && !lm.over && lm.passTo === null && cur.legal.length);
+    return {
+      over: !!(lm && lm.over), pass: !!(lm && lm.passTo !== null && lm.passTo !== undefined),
+      legal: mine ? cur.legal : [], version: cur ? cur.view.version : null,
+      secret: !!(cur && cur.view.to_act.secret), seat: cur ? cur.seat : null,
+      kind: c ? c.kind : null, args: c ? c.args : [], complete: c ? c.complete() : null,
+    };
+  });
+}
+
+// Wait until the local match asks a person (or hands the phone over, or is over).
+async function localTurn(page) {
+  await page.waitForFunction(() => {
+    const lm = window.__kickline.local;
+    return lm && !lm.busy && (lm.over || (lm.passTo !== null && lm.passTo !== undefined) || (lm.current && lm.current.legal.length));
+  }, null, { timeout: 60000, polling: 50 });
+}
+
+async function localPlay(page, n, seen = {}, untilSecretPasses = Infinity) {
+  let made = 0;
+  while (made < n && (seen.secretPasses || 0) < untilSecretPasses) {
+    await localTurn(page);
+    const s = await localSnapshot(page);
+    if (s.over) break;
+    if (s.pass) {
+      // The hand-over screen hides the board, the report and the choice just made.
+      if (await page.locator("#boardbox, #log, #panel").count()) seen.boardOnPass = true;
+      if (s.secret) seen.secretPasses = (seen.secretPasses || 0) + 1;
+      await page.locator("#take-phone").tap();
+      continue;
+    }
+    await playOne(page, s.legal, localSnapshot);
+    made++;
+    await page.waitForFunction((v) => { const lm = window.__kickline.local; return lm && (lm.busy || !lm.current || lm.current.view.version !== v || lm.over); }, s.version, { timeout: 20000, polling: 20 });
+  }
+  return made;
+}
+
+async function scenarioLocal(browser) {
+  const problems = [];
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  page.on("pageerror", (e) => problems.push(String(e)));
+  await setName(page, "Lou");
+  // One online visit: the service worker keeps the app, Pyodide and the rules.
+  await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+  await page.waitForFunction(() => window.__kickline.preview.ready, null, { timeout: 120000 });
+  await ctx.setOffline(true);
+  await page.reload();
+  await page.waitForFunction(() => window.__kickline.preview && window.__kickline.preview.ready, null, { timeout: 120000 });
+  if (await page.evaluate(() => window.__kickline.link && window.__kickline.link.online)) problems.push("online while the network is off");
+  // Against the bot, on the device.
+  await page.locator('[data-level="beginner"]').tap();
+  await page.locator("#local-bot").tap();
+  const made = await localPlay(page, 8);
+  await shot(page, "local-vs-bot");
+  const before = await localSnapshot(page);
+  await page.reload(); // still offline: the match comes back from the page's storage
+  await localTurn(page);
+  const after = await localSnapshot(page);
+  if (after.version !== before.version) problems.push(`the kept match moved: ${before.version} -> ${after.version}`);
+  const more = await localPlay(page, 4);
+  // Two people, one phone.
+  await page.goto(base + "/#/");
+  await page.locator("#local-pass").tap();
+  const seen = {};
+  const passMade = await localPlay(page, 60, seen, 2); // through two secret hand-overs
+  await shot(page, "pass-and-play");
+  if (!seen.secretPasses) problems.push("no hand-over screen before a secret choice");
+  if (seen.boardOnPass) problems.push("the board or the report showed on the hand-over screen");
+  await ctx.close();
+  return { made, more, passMade, secretPasses: seen.secretPasses || 0, problems };
+}
+
 // Frames a page receives on its websockets, decoded.
 async function tapFrames(page, sink) {
   const { decode } = await import(path.join(ROOT, "client", "src", "msgpack.js"));
@@ -387,7 +469,7 @@ async function scenarioQuickResign(browser) {
   return { spaces, config, results: [ra, rb], problems };
 }
 
-const scenarios = { "quick-resign": scenarioQuickResign, "vs-bot": scenarioVsBot, "two-players": scenarioTwoPlayers, reload: scenarioReload, offline: scenarioOffline, secret: scenarioSecret };
+const scenarios = { local: scenarioLocal, "quick-resign": scenarioQuickResign, "vs-bot": scenarioVsBot, "two-players": scenarioTwoPlayers, reload: scenarioReload, offline: scenarioOffline, secret: scenarioSecret };
 
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROME_ARGS, headless: true });
 let out;

@@ -5,6 +5,7 @@ import "./name.js";
 import "./home.js";
 import "./join.js";
 import "./match.js";
+import "./local.js";
 import "./events.js";
 import "./event.js";
 import "./event-big.js";
