@@ -130,30 +130,36 @@ async def dial(url: str, dialing: anyio.CapacityLimiter) -> ClientConnection | N
 
 
 class GcPauses:
-    """The cyclic collector's pauses, from ``gc.callbacks``: count, total and longest."""
+    """The cyclic collector's pauses, from ``gc.callbacks``: count, total and longest, in
+    wall-clock time (what a client waits) and in the collecting thread's CPU time (on a
+    busy machine a pause's wall time also holds the time the process waited for a core;
+    its CPU time is the collector's own work)."""
 
     def __init__(self) -> None:
-        self.t0 = 0.0
+        self.t0 = self.c0 = 0.0
         self.reset()
         gc.callbacks.append(self.on)
 
     def reset(self) -> None:
         self.count = 0
-        self.total = 0.0
-        self.max = 0.0
+        self.total = self.max = self.cpu_total = self.cpu_max = 0.0
 
     def on(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            self.t0 = time.perf_counter()
+            self.t0, self.c0 = time.perf_counter(), time.thread_time()
             return
-        dt = time.perf_counter() - self.t0
+        dt, cpu = time.perf_counter() - self.t0, time.thread_time() - self.c0
         self.count += 1
         self.total += dt
         self.max = max(self.max, dt)
+        self.cpu_total += cpu
+        self.cpu_max = max(self.cpu_max, cpu)
 
     def figures(self) -> dict[str, float]:
         return {"collections": self.count, "total_ms": round(self.total * 1e3, 1),
-                "max_ms": round(self.max * 1e3, 2)}
+                "max_ms": round(self.max * 1e3, 2),
+                "cpu_total_ms": round(self.cpu_total * 1e3, 1),
+                "cpu_max_ms": round(self.cpu_max * 1e3, 2)}
 
 
 def pin(cpu: int | None) -> None:

@@ -181,6 +181,7 @@ def run_ours(ctx: Any, game: str, matches: int, think: float, warmup: float,
     out["matches_completed"] = sum(r["completed"] for r in results) // 2
     gc_figures = stats.get("gc") or {}
     out["gc_max_ms"] = gc_figures.get("max_ms")
+    out["gc_cpu_max_ms"] = gc_figures.get("cpu_max_ms")
     out["gc"] = gc_figures
     out["persist_bytes_mean"] = (round(stats["persist_bytes"] / stats["persists"])
                                  if stats.get("persists") else None)
@@ -229,6 +230,7 @@ def summarise(matches: int, paced: bool, runs: dict[str, list[dict[str, Any]]]
                   "rtt_p50_ms": statistics.median(r["rtt_ms"]["p50"] for r in runs[name]),
                   "rtt_p99_ms": statistics.median(r["rtt_ms"]["p99"] for r in runs[name]),
                   "gc_max_ms": worst(name, "gc_max_ms"),
+                  "gc_cpu_max_ms": worst(name, "gc_cpu_max_ms"),
                   "rss_kib_per_match": med(name, "rss_kib_per_match"),
                   "bytes_per_decision": med(name, "bytes_per_decision"),
                   "load_cpu_share": med(name, "load_cpu_share")}
