@@ -30,6 +30,7 @@ from .actor import Stats
 from .addresses import TrustedProxies
 from .budgets import Budgets
 from .config import find_client_dir
+from .core import public_entry
 from .dice import commitment
 from .gate import Gate, loop_errors, quiet_logger
 from .identity import Tokens, load_keyring, load_server_id
@@ -311,7 +312,7 @@ async def _record(conn: ServerConnection, lobby: Lobby, match_id: str) -> Respon
     if raw is None or stored is None:
         return conn.respond(404, "no finished match with that id\n")
     snapshot = unpack(stored.snapshot)
-    log_entries = [{k: v for k, v in unpack(e).items() if k != "e"} for e in stored.log]
+    log_entries = [public_entry(unpack(e)) for e in stored.log]
     seed = bytes(snapshot["seed"])
     body = {"record": unpack(raw), "game": snapshot["game"], "config": snapshot["config"],
             "seed": seed.hex(), "commit": commitment(seed), "log": log_entries}

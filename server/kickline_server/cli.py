@@ -95,6 +95,8 @@ def _serve(args: argparse.Namespace) -> int:
         trusted = TrustedProxies.parse(opts.trusted_proxy)
         if opts.snapshot_every < 1:
             raise config.ConfigError(f"snapshot_every={opts.snapshot_every} must be at least 1")
+        if opts.log_window < 1:
+            raise config.ConfigError(f"log_window={opts.log_window} must be at least 1")
     except ValueError as exc:  # ConfigError included: one line naming the setting
         print(f"kickline: {exc}", file=sys.stderr)
         return 2
@@ -121,6 +123,7 @@ def _serve(args: argparse.Namespace) -> int:
             grace=opts.grace, restart_grace=opts.restart_grace,
             waiting_grace=opts.waiting_grace, reveal_timeout=opts.reveal_timeout,
             max_live_matches=opts.max_matches, snapshot_every=opts.snapshot_every,
+            log_window=opts.log_window,
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
         admin_password=opts.admin_password,
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed

@@ -33,6 +33,7 @@ from .actor import Actor, ActorLimits, Peer, Stats
 from .addresses import address_key
 from .budgets import Budgets, Lockout, Rate
 from .core import (
+    LOG_WINDOW,
     SNAPSHOT_EVERY,
     Cancel,
     Claim,
@@ -100,6 +101,7 @@ class LobbyLimits:
     """Seconds the first roll waits for committed dice contributions to be revealed."""
     reply_cache: int = 64
     snapshot_every: int = SNAPSHOT_EVERY
+    log_window: int = LOG_WINDOW
     max_live_matches: int = 20_000
     recent_ids: int = 10_000
     store_retry_after: float = 2.0
@@ -351,7 +353,7 @@ class Lobby:
                 waiting_grace=self.limits.waiting_grace,
                 reveal_timeout=self.limits.reveal_timeout, reply_cache=self.limits.reply_cache,
                 restart_grace=self.limits.restart_grace,
-                snapshot_every=self.limits.snapshot_every)
+                snapshot_every=self.limits.snapshot_every, log_window=self.limits.log_window)
         except (games.UnknownGame, ValueError, KeyError) as exc:
             log.error("match %s cannot be restored: %s", mid, exc)
             return None
@@ -367,7 +369,8 @@ class Lobby:
                          reveal_timeout=self.limits.reveal_timeout,
                          reply_cache=self.limits.reply_cache, meta=meta,
                          restart_grace=self.limits.restart_grace,
-                         snapshot_every=self.limits.snapshot_every)
+                         snapshot_every=self.limits.snapshot_every,
+                         log_window=self.limits.log_window)
 
     async def _claim_code(self, match_id: str, length: int = CODE_LENGTH) -> str:
         while True:
