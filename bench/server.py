@@ -199,7 +199,8 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
         host="127.0.0.1", port=port, data_dir=Path(data_dir), client_dir=None,
         max_connections_per_address=1_000_000, ping_interval=None, sqlite_synchronous=sync,
         compression=compression,
-        transport=TransportLimits(rate=1e6, burst=1e6),
+        # A starved load process may take long to say hello to 2 000 connections.
+        transport=TransportLimits(rate=1e6, burst=1e6, handshake_timeout=300.0),
         lobby=LobbyLimits(grace=600, max_live_matches=1_000_000), **extra)
 
     async def main() -> None:
@@ -280,6 +281,7 @@ class Load:
         self.other_frames: list[bytes] = []
         self.frames_in = 0
         self.bytes_in = 0
+        self.dropped = 0
         self.measuring = False
 
     def keep(self, frames: list[bytes], frame: bytes) -> None:
@@ -289,6 +291,15 @@ class Load:
 
 async def bot(ws: ClientConnection, game: str, config: dict[str, Any], load: Load,
               seed: int, go: anyio.Event, think: float, requeue: bool = False) -> None:
+    """One bot; a connection the server closed ends it (counted in ``load.dropped``)."""
+    try:
+        await _bot(ws, game, config, load, seed, go, think, requeue)
+    except ConnectionClosed:
+        load.dropped += 1
+
+
+async def _bot(ws: ClientConnection, game: str, config: dict[str, Any], load: Load,
+               seed: int, go: anyio.Event, think: float, requeue: bool) -> None:
     rng = random.Random(seed)
     # Protocol 2: views come as patches (the bots read only legal, version and seat).
     await ws.send(encode({"t": "hello", "versions": [1, 2], "name": f"b{seed}"}))
@@ -416,7 +427,7 @@ def load_process(kind: str, url: str, first: int, n: int, args: dict[str, Any],
                   "completed": load.completed, "cpu_s": self_cpu_s() - cpu0,
                   "decide_frames": load.decide_frames, "own_frames": load.own_frames,
                   "other_frames": load.other_frames, "frames_in": load.frames_in,
-                  "bytes_in": load.bytes_in}
+                  "bytes_in": load.bytes_in, "dropped": load.dropped}
         with anyio.move_on_after(10):
             async with anyio.create_task_group() as tg:
                 for ws in live:

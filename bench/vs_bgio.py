@@ -179,6 +179,7 @@ def run_ours(ctx: Any, game: str, matches: int, think: float, warmup: float,
                   sum(r["cpu_s"] for r in results))
     out["connected"], out["connect_failures"] = connected, failed
     out["matches_completed"] = sum(r["completed"] for r in results) // 2
+    out["connections_dropped"] = sum(r.get("dropped", 0) for r in results)
     gc_figures = stats.get("gc") or {}
     out["gc_max_ms"] = gc_figures.get("max_ms")
     out["gc_cpu_max_ms"] = gc_figures.get("cpu_max_ms")
