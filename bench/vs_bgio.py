@@ -256,7 +256,10 @@ def main(args: Any) -> int:
     table = []
     for matches, paced in loads:
         think = args.think if paced else 0.0
-        warmup = args.warmup + (matches / 250 if paced else 0.0)  # pacing fills slowly
+        # Time to greet and pair 2N bots on a starved core before measuring (boardgame.io's
+        # matches are made and joined before its load reports ready), and pacing fills
+        # slowly.
+        warmup = args.warmup + matches / 25 + (matches / 250 if paced else 0.0)
         runs: dict[str, list[dict[str, Any]]] = {s: [] for s in servers}
         for r in range(args.rounds):
             k = r % len(servers)
