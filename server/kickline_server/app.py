@@ -25,7 +25,7 @@ from anyio.abc import TaskStatus
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
-from . import tournament_http
+from . import startup, tournament_http
 from .actor import Stats
 from .addresses import TrustedProxies
 from .budgets import Budgets
@@ -33,10 +33,11 @@ from .config import find_client_dir
 from .core import public_entry
 from .dice import commitment
 from .gate import Gate, loop_errors, quiet_logger
-from .identity import Tokens, load_keyring, load_server_id
+from .identity import Tokens, load_keyring, load_server_id, read_secret_file
 from .lobby import Lobby, LobbyLimits
 from .ops import Ops
 from .players import set_cookie
+from .startup import StartupError
 from .static import StaticLimits
 from .store import Store, StoreError, unpack
 from .store_redis import RedisStore
@@ -57,6 +58,9 @@ class ServerConfig:
     redis_url: str | None = None
     redis_prefix: str = "kl:"
     secret: str | None = None
+    """The token keys themselves (tests: one per line); else read from ``secret_file``,
+    else generated once into ``data_dir/secret.key``."""
+    secret_file: Path | None = None
     client_dir: Path | None = CLIENT_DIR
     max_connections_per_address: int = 64
     trusted_proxies: TrustedProxies = field(default_factory=TrustedProxies)
@@ -98,7 +102,7 @@ def tune_gc(threshold: tuple[int, int, int] = GC_THRESHOLD) -> None:
     gc.set_threshold(*threshold)
 
 
-class DataDirInUse(RuntimeError):
+class DataDirInUse(StartupError):
     """Another server process holds this data directory."""
 
 
@@ -110,7 +114,8 @@ async def _data_dir_lock(data_dir: Path) -> AsyncIterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise DataDirInUse(f"another kickline server is using {data_dir}") from None
+            raise DataDirInUse(f"another kickline server is using {data_dir}; stop it, or "
+                               "give this one its own --data-dir") from None
         yield
     finally:
         os.close(fd)
@@ -120,18 +125,42 @@ async def open_store(config: ServerConfig) -> Store:
     store: Store
     if config.redis_url:
         store = RedisStore(config.redis_url, prefix=config.redis_prefix)
-        await store.ping()
     else:
         store = SqliteStore(config.data_dir / "kickline.sqlite3",
                             synchronous=config.sqlite_synchronous)
     try:
+        if isinstance(store, RedisStore):
+            await store.ping()
         applied = await store.migrate()
     except BaseException:
-        await store.aclose()
+        with anyio.CancelScope(shield=True):
+            await store.aclose()
         raise
     if applied:
         log.info("store schema migrated to version %d (applied %s)", applied[-1], applied)
     return store
+
+
+def describe_store(config: ServerConfig) -> str:
+    """The store in use, for the start-up line (a Redis password is masked)."""
+    if config.redis_url:
+        return f"Redis {startup.mask(config.redis_url)} (prefix {config.redis_prefix!r})"
+    return (f"SQLite {config.data_dir / 'kickline.sqlite3'} "
+            f"(synchronous={config.sqlite_synchronous})")
+
+
+class _Phases:
+    """The start-up phase under way, so an error is explained as what it is about."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.now: startup.Phase | None = "data_dir"
+        self.where = startup.Where(config.host, config.port, config.data_dir.resolve(),
+                                   config.redis_url, config.secret_file)
+
+    def explain(self, exc: BaseException) -> StartupError | None:
+        if self.now is None or isinstance(exc, StartupError):
+            return None  # serving already (a bug keeps its traceback), or said already
+        return startup.explain(exc, self.now, self.where)
 
 
 async def open_admin_store(data_dir: Path, redis_url: str | None, prefix: str) -> Store:
@@ -159,21 +188,39 @@ async def run_server(
 ) -> None:
     """Serve until ``shutdown`` is set; reports the bound port through ``task_status``.
     ``on_lobby`` is handed the lobby before the first connection (in-process modules,
-    e.g. tournaments and tests, reach :meth:`Lobby.reserve` and the recorder there)."""
+    e.g. tournaments and tests, reach :meth:`Lobby.reserve` and the recorder there).
+
+    What goes wrong before the server listens is raised as one :class:`StartupError`
+    naming the cause and the fix (a taken port, an unwritable data directory, a full
+    disk, a corrupt store, an unreachable Redis)."""
     shutdown = shutdown or anyio.Event()
-    with loop_errors():
-        await _run(config, shutdown, stats, on_lobby, task_status)
+    phases = _Phases(config)
+    try:
+        with loop_errors():
+            await _run(config, shutdown, stats, on_lobby, task_status, phases)
+    except Exception as exc:
+        explained = phases.explain(exc)
+        if explained is None:
+            raise
+        raise explained from exc
 
 
 async def _run(config: ServerConfig, shutdown: anyio.Event, stats: Stats | None,
-               on_lobby: Callable[[Lobby], None] | None, task_status: TaskStatus[int]) -> None:
+               on_lobby: Callable[[Lobby], None] | None, task_status: TaskStatus[int],
+               phases: _Phases) -> None:
     async with _data_dir_lock(config.data_dir):
-        tokens = Tokens(load_keyring(config.data_dir, config.secret))
+        phases.now = "secret"
+        secret: str | bytes | None = config.secret
+        if secret is None and config.secret_file is not None:
+            secret = read_secret_file(config.secret_file)
+        tokens = Tokens(load_keyring(config.data_dir, secret))
+        phases.now = "data_dir"
         owner = load_server_id(config.data_dir)
+        phases.now = "store"
         store = await open_store(config)
         try:
             await _serve(config, shutdown, store, tokens, owner, stats or Stats(), on_lobby,
-                         task_status)
+                         task_status, phases)
         finally:
             with anyio.CancelScope(shield=True):
                 await store.aclose()
@@ -181,7 +228,7 @@ async def _run(config: ServerConfig, shutdown: anyio.Event, stats: Stats | None,
 
 async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, tokens: Tokens,
                  owner: str, stats: Stats, on_lobby: Callable[[Lobby], None] | None,
-                 task_status: TaskStatus[int]) -> None:
+                 task_status: TaskStatus[int], phases: _Phases) -> None:
     async with anyio.create_task_group() as actors:
         lobby = Lobby(store, tokens, actors, owner=owner, limits=config.lobby,
                       fixed_seed=config.fixed_seed, stats=stats, budgets=config.budgets)
@@ -191,6 +238,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
         lobby.players.on_register = tournaments.on_register
         if on_lobby is not None:
             on_lobby(lobby)
+        phases.now = "recover"
         recovered = await lobby.recover()
         if recovered:
             log.info("resumed %d unfinished matches", recovered)
@@ -242,6 +290,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                 await serve_connection(ws, lobby, config.transport, address=address,
                                        buckets=buckets)
 
+        phases.now = "listen"
         async with serve(
             handler, config.host, config.port,
             create_connection=gate.connection_class(), logger=quiet_logger(),
@@ -251,8 +300,9 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             close_timeout=config.transport.close_timeout,
             open_timeout=None, backlog=config.backlog,  # the gate times handshakes
         ) as server:
+            phases.now = None
             port = int(next(iter(server.sockets)).getsockname()[1])
-            log.info("kickline server listening on %s:%d", config.host, port)
+            _announce(config, port)
             task_status.started(port)
             await shutdown.wait()
             log.info("shutting down: closing listener and connections")
@@ -324,3 +374,18 @@ async def _record(conn: ServerConnection, lobby: Lobby, match_id: str) -> Respon
     response.headers["Content-Type"] = "application/json"
     response.headers["Content-Disposition"] = f'attachment; filename="kickline-{match_id}.json"'
     return response
+
+
+def _announce(config: ServerConfig, port: int) -> None:
+    """The start-up line: where, which store, which data directory, which client build;
+    and a warning an operator cannot miss when the client is not built."""
+    build = startup.client_build(config.client_dir)
+    shown = f"[{config.host}]" if ":" in config.host else config.host
+    log.info("kickline serving http://%s:%d/ (websocket /ws) | store: %s | data dir: %s | "
+             "client: %s", shown, port, describe_store(config), config.data_dir.resolve(),
+             build or "NOT BUILT" if config.client_dir else "not served (--client-dir none)")
+    if config.client_dir is not None and build is None:
+        log.warning("the web client is not built (no %s): browsers get no Pyodide preview "
+                    "of legal moves (\"Rules preview unavailable\"); build it with `make "
+                    "client` (or `python tools/build_client.py`) and restart",
+                    config.client_dir / "build" / "manifest.json")

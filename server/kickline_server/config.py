@@ -29,8 +29,17 @@ class ConfigError(ValueError):
     """A setting that cannot be used; the message is one line for the operator."""
 
 
+CHECKOUT: Final = Path(__file__).resolve().parents[2]
+
+
 def default_data_dir() -> Path:
-    return Path.home() / ".local" / "share" / "kickline"
+    """``./data`` of the checkout when run from a source checkout (``make serve``: each
+    clone its own matches; git-ignored), else the per-user data directory
+    (``$XDG_DATA_HOME/kickline``, ``~/.local/share/kickline``)."""
+    if (CHECKOUT / "pyproject.toml").is_file() and (CHECKOUT / "server").is_dir():
+        return CHECKOUT / "data"
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "kickline"
 
 
 def find_client_dir() -> Path:
@@ -44,7 +53,7 @@ def find_client_dir() -> Path:
     return here.parents[1] / "client"
 
 
-def _mask_url(value: Any) -> str:
+def mask_url(value: Any) -> str:
     """A URL with its password (if any) replaced by ``***``."""
     parts = urlsplit(str(value))
     if parts.password is None:
@@ -76,6 +85,8 @@ class Option:
     """How ``--print-config`` shows a value that may hold a secret."""
     default_text: str | None = None
     """How ``--help`` shows the default, when ``str(default)`` would not do."""
+    bounds: tuple[float, float] | None = None
+    """The smallest and largest value allowed, for a number."""
 
     @property
     def flag(self) -> str:
@@ -102,6 +113,9 @@ class Option:
                 raise ValueError
         except ValueError:
             raise ConfigError(f"{source}={raw!r} is not {_KIND_TEXT[kind]}") from None
+        if self.bounds is not None and not self.bounds[0] <= value <= self.bounds[1]:
+            low, high = (f"{b:g}" for b in self.bounds)
+            raise ConfigError(f"{source}={raw!r} is out of range ({low} to {high})")
         if self.choices is not None:
             value = str(value).upper() if self.choices[0].isupper() else str(value)
             if value not in self.choices:
@@ -128,16 +142,19 @@ def _bool(raw: Any) -> bool:
 
 
 OPTIONS: Final[tuple[Option, ...]] = (
-    Option("host", str, "127.0.0.1", "address to listen on"),
-    Option("port", int, 8765, "port (0 picks a free one)"),
+    Option("host", str, "127.0.0.1",
+           "address to listen on: 127.0.0.1 is this machine only, 0.0.0.0 every interface "
+           "(phones on your network)"),
+    Option("port", int, 8765, "port (0 picks a free one)", bounds=(0, 65535)),
     Option("data_dir", Path, None,
            "where the embedded store, token secret and server id live",
-           default_text="~/.local/share/kickline"),
+           default_text="./data in a source checkout, else ~/.local/share/kickline"),
     Option("redis_url", str, None,
            "store matches in Redis instead of the embedded SQLite store "
-           "(redis://[:password@]host:6379/0)", mask=_mask_url),
+           "(redis://[:password@]host:6379/0)", mask=mask_url),
     Option("secret_file", Path, None,
-           "file holding the token secret (default: generated in the data dir)"),
+           "file holding the token secret: text, or the raw bytes of another server's "
+           "secret.key (default: generated in the data dir)"),
     Option("client_dir", Path, None, "static files to serve at / (the web client)",
            default_text="the client installed with the package, else the checkout's client/"),
     Option("grace", float, 60.0, "seconds a player may be away before the opponent may "

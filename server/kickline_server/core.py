@@ -864,6 +864,11 @@ class MatchCore:
     def _version(self) -> int | None:
         return None if self.state is None else self.game.version(self.state)
 
+    @property
+    def version(self) -> int | None:
+        """The current state's version (``None`` before the match starts)."""
+        return self._version()
+
     def _legal(self, seat: int | None) -> list[str]:
         kind, seats, _ = self.to_act()
         if seat is None or kind != "decide" or seat not in seats:

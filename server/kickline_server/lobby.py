@@ -721,6 +721,9 @@ class Lobby:
 
     async def _on_decide(self, conn: Connection, msg: Message) -> None:
         player, _ = self._player(conn)
+        actor = self.actors.get(msg["match"])
+        if actor is not None and _owes(actor.core, player):
+            conn.refund(msg["match"], actor.core.version)  # play is not a flood
         await self._to_match(conn, msg, msg["match"], Decide(
             conn.id, player, msg["id"], msg["version"], msg["decision"], msg.get("seat")),
             attach=False)
@@ -823,7 +826,8 @@ class Lobby:
         try:
             conn.push(await getattr(self.desk, what)(conn, msg))
         except Refused as exc:
-            conn.push(error(exc.code, exc.message, msg["id"]))
+            extra = {"retry_after": 1.0} if exc.code == "busy" else {}
+            conn.push(error(exc.code, exc.message, msg["id"], **extra))
 
     async def _on_tournaments(self, conn: Connection, msg: Message) -> None:
         await self._tournament(conn, msg, "on_list")
@@ -868,6 +872,12 @@ class Lobby:
             self._offer(actor, cmd, conn, msg["id"])
             return
         _answer(core, cmd, conn, self.clock())  # finished: answered from the store
+
+
+def _owes(core: MatchCore, player: str) -> bool:
+    """Whether ``player``'s seat owes a decision now."""
+    kind, seats, _ = core.to_act()
+    return kind == "decide" and core.seat_of(player) in seats
 
 
 def _answer(core: MatchCore, cmd: Command, peer: Peer, now: float) -> None:

@@ -30,6 +30,7 @@ from typing import Any, Protocol
 import anyio
 
 from .core import Clock
+from .protocol import BadRequest
 from .store import StoreError, StoreUnavailable, pack, unpack
 from .tournament import Draw, PairingInput, Refused, Tournament
 from .tournament.export import scorecard, status, view
@@ -136,6 +137,13 @@ class Host:
     async def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
         async with self.lock:
             cmd = {**cmd, "at": self.clock()}
+            cur = self.t.current()
+            if (cmd.get("op") == "start" and cmd.get("role") == "organiser" and cur is not None
+                    and cur.status == "live" and cmd.get("round") == cur.number):
+                # "Start" again on a started round makes whatever matches are missing
+                # (a match the server could not make at the time): idempotent.
+                await self.make_matches([b.number for b in cur.boards], cur.number)
+                return {"round": cur.number}
             try:
                 events, reply = self.t.handle(cmd, _Ask())
             except _NeedsPairing as need:
@@ -200,7 +208,9 @@ class Host:
         """Create the matches of ``boards`` (idempotent: an existing match is kept)."""
         s = self.t.s
         rnd = self.t.round(rnd_no)
-        start_by = (rnd.started_at or self.clock()) + s.no_show_minutes * 60
+        # The no-show window runs from when the match exists: a match made late (after a
+        # restart, or a failure) gives its players the whole window too.
+        start_by = self.clock() + s.no_show_minutes * 60
         sem = anyio.Semaphore(self.limits.create_concurrency)
         organisers = sorted(await self.store.organisers())  # they may watch every board
 
@@ -215,17 +225,28 @@ class Host:
             config = {"mode": s.match.mode, "board": s.match.board, "home": 0,
                       "teams": [s.match.team_for(home.team), s.match.team_for(away.team)]}
             async with sem:
-                await self.maker.reserve(
-                    b.match, ((home.account, home.name), (away.account, away.name)),
-                    config=config, decision=s.match.decision, bank=s.match.bank,
-                    rated=s.rated, start_by=start_by,
-                    meta={"tournament": {"id": self.t.id, "name": s.name,
-                                         "round": rnd_no, "board": num},
-                          "organisers": organisers})
+                try:
+                    await self.maker.reserve(
+                        b.match, ((home.account, home.name), (away.account, away.name)),
+                        config=config, decision=s.match.decision, bank=s.match.bank,
+                        rated=s.rated, start_by=start_by,
+                        meta={"tournament": {"id": self.t.id, "name": s.name,
+                                             "round": rnd_no, "board": num},
+                              "organisers": organisers})
+                except (StoreError, BadRequest, ValueError) as exc:
+                    failed.append(num)
+                    log.warning("tournament %s: the match of round %d board %d could not be "
+                                "made (%s); the organiser's start retries it", self.t.id,
+                                rnd_no, num, getattr(exc, "message", exc))
 
+        failed: list[int] = []
         async with anyio.create_task_group() as tg:
             for num in boards:
                 tg.start_soon(one, num)
+        if failed:
+            raise Refused("busy", f"{len(failed)} of the round's matches could not be made "
+                          f"yet (boards {', '.join(map(str, sorted(failed)))}): press start "
+                          "again in a moment to make them")
 
     async def on_record(self, record: Mapping[str, Any]) -> None:
         """A match of this event finished: its result goes to the board."""

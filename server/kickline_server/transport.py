@@ -55,6 +55,8 @@ class TransportLimits:
     send_queue: int = 256
     max_batch: int = 32
     close_timeout: float = 5.0
+    rate_log_interval: float = 10.0
+    """At most one log line per connection per this many seconds about its refusals."""
     unpack: Limits = field(default_factory=Limits)
 
 
@@ -119,6 +121,9 @@ class Connection:
         """The message-rate bucket: this connection's until hello, then its identity's."""
         self.heard = time.monotonic()  # when the last frame arrived (the idle timeout)
         self.protocol = 1  # the version agreed at hello
+        self._refunds: dict[str, tuple[int | None, int]] = {}  # match -> (state, refunds)
+        self._refused = 0  # refusals over the rate since the last log line
+        self._refused_logged: float | None = None
 
     def push(self, message: Message) -> None:
         """Queue a message; a full queue closes the connection (slow consumer)."""
@@ -153,6 +158,33 @@ class Connection:
     def wait_for_token(self) -> float:
         """Seconds until the bucket holds a whole token again."""
         return max(0.0, (1 - self.bucket.tokens) / self.limits.rate)
+
+    def refund(self, match: str, state: int | None, *, per_state: int = 2) -> None:
+        """Give back the token a message took: the lobby calls it for a decision the
+        sender's seat owes in ``match``, now at ``state`` (its version).  Such a message
+        is play, not a flood: the game itself paces it, so two bots play at machine speed
+        under the default rate.  At most ``per_state`` refunds per state of a match (a
+        decision, and a secret phase's second chooser's resend one version behind), so
+        repeats and every other message still count."""
+        seen, count = self._refunds.get(match, (state, 0))
+        if seen != state:
+            count = 0
+        if count < per_state:
+            self.bucket.tokens = min(self.limits.burst, self.bucket.tokens + 1)
+            self._refunds[match] = (state, count + 1)
+
+    def note_refusal(self) -> None:
+        """Log refusals over the rate: the first one at once, then at most one line per
+        ``rate_log_interval`` with the count since the last line (a flood writes a line
+        every few seconds, not one per message)."""
+        self._refused += 1
+        now = time.monotonic()
+        if self._refused_logged is None or now - self._refused_logged >= (
+                self.limits.rate_log_interval):
+            log.warning("connection %d (player %s) is over the message rate (%g/s, burst %g):"
+                        " %d message(s) refused since the last report", self.id,
+                        self.player, self.limits.rate, self.limits.burst, self._refused)
+            self._refused, self._refused_logged = 0, now
 
     @property
     def abusive(self) -> bool:
@@ -230,6 +262,9 @@ async def serve_connection(ws: ServerConnection, hub: Hub, limits: TransportLimi
             conn.close(Close.NORMAL, "bye")  # no-op if already closing
             # The writer drains what is queued, then ends the task group.
     finally:
+        if conn._refused:
+            log.warning("connection %d (player %s) closed with %d more message(s) refused "
+                        "over the rate", conn.id, conn.player, conn._refused)
         with anyio.CancelScope(shield=True):
             try:
                 await hub.detach(conn)
@@ -252,6 +287,10 @@ async def _converse(conn: Connection, hub: Hub, buckets: Buckets | None) -> None
     except BadRequest as bad:
         raise ProtocolViolation(bad.code, bad.message, Close.PROTOCOL_ERROR) from bad
     welcome = await hub.hello(conn, hello)
+    if welcome["t"] == "welcome":
+        # Clients pace themselves to these instead of learning the rate by refusals.
+        welcome["limits"] = {"rate": limits.rate, "burst": limits.burst,
+                             "owed_decisions_free": True}
     conn.push(welcome)
     if welcome["t"] == "error":
         close = Close.PROTOCOL_ERROR if welcome["code"] == Code.UNSUPPORTED_VERSION else (
@@ -270,6 +309,7 @@ async def _converse(conn: Connection, hub: Hub, buckets: Buckets | None) -> None
             conn.push(error(Code.RATE_LIMITED, f"over {limits.rate:g} messages per second; "
                             "this message was not processed",
                             retry_after=retry(conn.wait_for_token())))
+            conn.note_refusal()
             continue
         msg: Message | None = None
         try:

@@ -231,10 +231,12 @@ async def test_stale_and_illegal_decisions_over_the_wire(serve: Any, server_conf
         assert (await a.expect("error"))["code"] == "malformed_decision"
 
 
-async def test_rate_limit(serve: Any, server_config: Any, client: Any) -> None:
+async def test_rate_limit(serve: Any, server_config: Any, client: Any,
+                          caplog: pytest.LogCaptureFixture) -> None:
     config = server_config(transport=TransportLimits(rate=1, burst=3))
     async with serve(config) as url, client(url) as c:
-        await c.hello()
+        welcome = await c.hello()
+        assert welcome["limits"] == {"rate": 1, "burst": 3, "owed_decisions_free": True}
         for _ in range(5):
             await c.send({"t": "ping"})
         got = [await c.recv() for _ in range(5)]
@@ -244,6 +246,11 @@ async def test_rate_limit(serve: Any, server_config: Any, client: Any) -> None:
             await c.send({"t": "ping"})
         got_close, _ = await closed_with(c)
         assert got_close == 1008
+    # One line at the first refusal; the rest, inside the interval, summed at the close.
+    lines = [r.getMessage() for r in caplog.records if "over the" in r.getMessage()]
+    assert len(lines) == 2, lines
+    assert "over the message rate (1/s, burst 3): 1 message(s) refused" in lines[0]
+    assert "closed with" in lines[1]
 
 
 async def test_connections_per_address(serve: Any, server_config: Any, client: Any) -> None:
