@@ -22,7 +22,7 @@ import anyio
 from anyio.abc import TaskStatus
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from . import metrics
+from . import metrics, quarantine
 from .core import (
     CancelTimer,
     Command,
@@ -42,7 +42,7 @@ from .core import (
 )
 from .errlog import Throttled
 from .logs import MATCH
-from .protocol import Code, Message, error
+from .protocol import Close, Code, Message, error
 from .store import LeaseLost, Store, StoreError, StoreUnavailable, pack, unpack
 
 log = logging.getLogger(__name__)
@@ -104,6 +104,9 @@ class Actor:
         self._alarm: tuple[anyio.CancelScope, float] | None = None  # the timer task's sleep
         self.finished = False
         self.stopped = anyio.Event()
+        self._scope: anyio.CancelScope | None = None
+        self.released = anyio.Event()
+        """Set by the lobby once the actor stopped and its lease was released."""
         self._waiters: dict[int, anyio.Event] = {}
         # Each command carries the time it was queued: a decision's round trip is timed
         # from there (metrics.DECISION_SECONDS).
@@ -128,6 +131,29 @@ class Actor:
         with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
             await self._send.send((cmd, peer, time.perf_counter()))
 
+    def stop(self) -> None:
+        """Stop between commands (a drain): the command in hand, if any, is abandoned
+        unanswered, so its sender resends it to whoever runs the match next."""
+        if self._scope is not None:
+            self._scope.cancel()
+
+    def lease_lost(self) -> None:
+        """Another process runs this match now: stop, and never silently: every
+        connection attached here is told to reconnect (and closed), so its client
+        lands where the match is."""
+        metrics.LEASES_LOST.inc()
+        log.warning("match %s: lease lost, stopping; its clients are told to reconnect",
+                    self.match_id)
+        self.finished = True
+        self.send_away("this match moved to another server; reconnect to go on playing")
+
+    def send_away(self, why: str) -> None:
+        for peer in list(self.peers.values()):
+            peer.push(error(Code.RECONNECT, why, match=self.match_id))
+            close = getattr(peer, "close", None)
+            if close is not None:
+                close(Close.SERVICE_RESTART, Code.RECONNECT)
+
     @property
     def queued(self) -> int:
         """Commands waiting in the inbox."""
@@ -145,6 +171,7 @@ class Actor:
         MATCH.set(self.match_id)  # this task's log lines name the match
         try:
             async with anyio.create_task_group() as tg:
+                self._scope = tg.cancel_scope
                 if self.store.leases_expire:
                     tg.start_soon(self._keep_lease, tg.cancel_scope)
                 tg.start_soon(self._alarms)
@@ -152,8 +179,7 @@ class Actor:
                 try:
                     await self._loop()
                 except LeaseLost:
-                    metrics.LEASES_LOST.inc()
-                    log.warning("match %s: lease lost, stopping", self.match_id)
+                    self.lease_lost()
                 tg.cancel_scope.cancel()
         finally:
             self._recv.close()
@@ -240,11 +266,22 @@ class Actor:
         if stored is None:  # never persisted: nothing to go back to
             self.finished = True
             return
-        self.core = MatchCore.restore(
-            old.game, old.bots, unpack(stored.snapshot), [unpack(x) for x in stored.log],
-            grace=old.grace, waiting_ttl=old.waiting_ttl, waiting_grace=old.waiting_grace,
-            reveal_timeout=old.reveal_timeout, reply_cache=old.reply_cache,
-            snapshot_every=old.snapshot_every, log_window=old.log_window)
+        try:
+            self.core = quarantine.restore(
+                stored, grace=old.grace, waiting_ttl=old.waiting_ttl,
+                waiting_grace=old.waiting_grace, reveal_timeout=old.reveal_timeout,
+                reply_cache=old.reply_cache, restart_grace=old.restart_grace,
+                snapshot_every=old.snapshot_every, log_window=old.log_window)
+        except quarantine.Damaged as exc:
+            # What it saved cannot be loaded back: set it aside, tell who is here.
+            await self.store.quarantine(self.match_id, exc.reason, exc.players, self.clock())
+            log.error("match %s quarantined (kept for inspection, see kickline doctor): %s",
+                      self.match_id, exc.reason)
+            for peer in self.peers.values():
+                peer.push(error(Code.MATCH_DAMAGED, quarantine.DAMAGED_TEXT,
+                                match=self.match_id))
+            self.finished = True
+            return
         self.timers.clear()
         now = self.clock()
         for e in self.core.handle(Resume(), now):
@@ -351,7 +388,6 @@ class Actor:
             except StoreUnavailable:
                 continue
             if not held:
-                log.warning("match %s: lease taken by another server", self.match_id)
-                self.finished = True
+                self.lease_lost()
                 scope.cancel()
                 return

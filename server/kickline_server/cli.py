@@ -21,17 +21,19 @@ from urllib.parse import urlsplit, urlunsplit
 
 import anyio
 
-from . import config, games, logs, migrations, operate
+from . import config, games, logs, migrations, operate, quarantine, workers
 from .accounts import name_key
 from .actor import ActorLimits
 from .addresses import TrustedProxies
 from .app import ServerConfig, open_admin_store, run_server, tune_gc
 from .botclient import BotError, BotState, play
 from .budgets import Budgets
+from .cluster import DuplicateServer
 from .core import Clock
-from .identity import rotate_key
+from .identity import load_keyring, load_server_id, rotate_key
 from .lobby import LobbyLimits
 from .protocol import Limits
+from .retention import DAY, Retention
 from .startup import StartupError
 from .static import StaticLimits
 from .store import SchemaTooNew, StoreUnavailable
@@ -108,6 +110,8 @@ def _parser() -> argparse.ArgumentParser:
     config.add_arguments(s)
     # Test only: fix every match's dice seed (hex).  Hidden: never for real play.
     s.add_argument("--insecure-fixed-seed", default=None, help=argparse.SUPPRESS)
+    # Set by `--workers N` on the processes it starts (workers.py).  Hidden.
+    s.add_argument("--worker-index", type=int, default=None, help=argparse.SUPPRESS)
 
     k = sub.add_parser("rotate-key", help="put a new token signing key first in the data "
                        "directory's key file (old tokens keep working; a server reads it at "
@@ -127,6 +131,13 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--redis-prefix", default="kl:")
     a.add_argument("--log-level", default="WARNING")
 
+    d = sub.add_parser("doctor", help="report quarantined matches (set aside because they "
+                       "could not be loaded) and try every unfinished one; works while the "
+                       "server runs",
+                       description="Lists every quarantined match with the reason it could "
+                       "not be loaded (its data is kept as stored), and loads every "
+                       "unfinished match as a restart would.  Exit status 1 if any match "
+                       "is or would be quarantined.")
     bk = sub.add_parser("backup", help="copy the data while the server runs (SQLite online "
                         "backup + the key file; with Redis: a Redis snapshot)")
     bk.add_argument("dest", type=Path, nargs="?",
@@ -135,7 +146,7 @@ def _parser() -> argparse.ArgumentParser:
                         "pending migrations (an embedded store is backed up first)")
     mg.add_argument("--check", action="store_true",
                     help="only report; exit 1 if migrations are pending")
-    for cmd in (bk, mg):
+    for cmd in (bk, mg, d):
         cmd.add_argument("--data-dir", default=argparse.SUPPRESS,
                          help="as for serve (env KICKLINE_DATA_DIR)")
         cmd.add_argument("--redis-url", default=argparse.SUPPRESS,
@@ -176,13 +187,26 @@ def _serve(args: argparse.Namespace) -> int:
         print(opts.describe())
         return 0
     logs.setup(opts.log_level, opts.log_format)
+    if opts.workers > 1 and args.worker_index is None:
+        if opts.redis_url:
+            opts.data_dir.mkdir(parents=True, exist_ok=True)
+            load_server_id(opts.data_dir)  # made once here, never raced by the workers
+            if opts.secret_file is None:
+                load_keyring(opts.data_dir, None)
+            return workers.supervise(args.argv, opts.workers, opts.data_dir,
+                                     drain_timeout=opts.drain_timeout)
+        logging.getLogger(__name__).warning(
+            "--workers %d needs --redis-url (the processes share matches through Redis); "
+            "with the embedded store the server stays one process", opts.workers)
     server = ServerConfig(
         host=opts.host, port=opts.port, data_dir=opts.data_dir, redis_url=opts.redis_url,
         secret_file=opts.secret_file, client_dir=opts.client_dir,
         max_connections_per_address=opts.max_connections_per_address,
         trusted_proxies=trusted,
-        budgets=Budgets(**{name: opts.values[name] for name in Budgets.__dataclass_fields__}),
         static=StaticLimits(stall=opts.static_stall, min_rate=opts.static_min_rate),
+        retention=Retention(keep_logs=opts.keep_logs_days * DAY,
+                            keep_records=opts.keep_records_days * DAY, every=opts.purge_every),
+        budgets=Budgets(**{name: opts.values[name] for name in Budgets.__dataclass_fields__}),
         compression=opts.compression, sqlite_synchronous=opts.sqlite_synchronous,
         transport=TransportLimits(
             max_frame=opts.max_frame, handshake_timeout=opts.handshake_timeout,
@@ -196,7 +220,8 @@ def _serve(args: argparse.Namespace) -> int:
             max_live_matches=opts.max_matches, snapshot_every=opts.snapshot_every,
             log_window=opts.log_window,
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
-        admin_password=opts.admin_password,
+        admin_password=opts.admin_password, drain_timeout=opts.drain_timeout,
+        worker=args.worker_index,
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
         else None,
         tournaments=TournamentLimits(pairing_timeout=opts.pairing_timeout,
@@ -221,7 +246,7 @@ def _serve(args: argparse.Namespace) -> int:
         anyio.run(main)
     except Exception as exc:
         inner = _unwrap(exc)
-        if isinstance(inner, StartupError | SchemaTooNew):
+        if isinstance(inner, StartupError | SchemaTooNew | DuplicateServer):
             _say(str(inner))
             return 2
         raise
@@ -361,6 +386,31 @@ def _admin(args: argparse.Namespace) -> int:
         return 2
 
 
+def _doctor(args: argparse.Namespace) -> int:
+    """``kickline doctor``: the report on stdout; 0 if all is well, 1 if not."""
+    try:
+        opts = config.resolve(args)
+    except config.ConfigError as exc:
+        print(f"kickline: {exc}", file=sys.stderr)
+        return 2
+
+    async def run() -> int:
+        store = await open_admin_store(opts.data_dir, opts.redis_url,
+                                       ServerConfig().redis_prefix)
+        try:
+            lines, ok = await quarantine.report(store)
+        finally:
+            await store.aclose()
+        print("\n".join(lines))
+        return 0 if ok else 1
+
+    try:
+        return anyio.run(run)
+    except (StoreUnavailable, SchemaTooNew, OSError) as exc:
+        print(f"kickline: cannot open the store: {exc}", file=sys.stderr)
+        return 2
+
+
 def _backup(args: argparse.Namespace) -> int:
     try:
         opts = config.resolve(args)
@@ -415,7 +465,9 @@ def _migrate(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    raw = list(sys.argv[1:] if argv is None else argv)
+    args = _parser().parse_args(raw)
+    args.argv = raw  # `serve --workers N` runs its workers with the same arguments
     logging.basicConfig(level=getattr(args, "log_level", "INFO").upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
@@ -431,6 +483,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "admin":
         return _admin(args)
+    if args.command == "doctor":
+        return _doctor(args)
     if args.command == "backup":
         return _backup(args)
     if args.command == "migrate":

@@ -194,6 +194,11 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("watches_per_minute_per_address", int, 120, "watch requests per address per minute"),
     Option("reveal_timeout", float, 20.0,
            "seconds the first roll waits for the players' dice contributions"),
+    Option("keep_logs_days", float, 90.0,
+           "days a finished match's full log (its replay) is kept after it ended"),
+    Option("keep_records_days", float, 0.0,
+           "days a finished match's record (result, players, ratings) is kept; 0: forever"),
+    Option("purge_every", float, 3600.0, "seconds between retention purges"),
     Option("waiting_grace", float, 120.0,
            "seconds a waiting match outlives its creator's last connection"),
     Option("static_stall", float, 20.0,
@@ -214,6 +219,11 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "seconds a match's lease lasts unrenewed (with Redis: how soon another "
            "process adopts the matches of one that died)"),
     Option("max_matches", int, 20_000, "live matches per process"),
+    Option("workers", int, 1,
+           "server processes sharing the port (SO_REUSEPORT) and the Redis: one per core "
+           "(needs --redis-url; with the embedded store it stays one process)"),
+    Option("drain_timeout", float, 10.0,
+           "on SIGTERM: seconds the matches get to stop and be handed over before exit"),
     Option("pairing_timeout", float, 600.0, "seconds one Swiss pairing may take (1,000 "
            "players take tens of seconds)"),
     Option("max_tournaments", int, 200, "unfinished tournaments per server"),

@@ -60,10 +60,12 @@ class Code:
     TOO_MANY_MATCHES: Final = "too_many_matches"
     TOO_MANY_WATCHES: Final = "too_many_watches"
     LOCKED_OUT: Final = "locked_out"
+    MATCH_DAMAGED: Final = "match_damaged"
     BAD_REVEAL: Final = "bad_reveal"
     REVEAL_CLOSED: Final = "reveal_closed"
     BUSY: Final = "busy"
     SHUTTING_DOWN: Final = "shutting_down"
+    RECONNECT: Final = "reconnect"  # close 1012: reconnect now (drain, match moved)
     INTERNAL: Final = "internal"
     # accounts
     NO_IDENTITY: Final = "no_identity"  # close 1008
@@ -95,6 +97,7 @@ class Close:
     POLICY: Final = 1008
     TOO_BIG: Final = 1009
     INTERNAL_ERROR: Final = 1011
+    SERVICE_RESTART: Final = 1012
     TRY_AGAIN_LATER: Final = 1013
 
 
