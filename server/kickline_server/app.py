@@ -199,6 +199,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
         if events:
             log.info("resumed %d running tournaments", events)
         await actors.start(lobby.desk.run)
+        await actors.start(lobby.matchmaker.run)
         if store.leases_expire:  # other processes may die and leave matches to adopt
             await actors.start(lobby.adopt)
         buckets = Buckets(config.transport)

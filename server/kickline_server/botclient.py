@@ -62,6 +62,7 @@ async def play(
     seed: str | None = None,
     clock: Mapping[str, Any] | None = None,
     private: bool = False,
+    rated: bool = False,
     max_reconnects: int = 50,
     on_code: Callable[[str, str], None] | None = None,
     state: BotState | None = None,
@@ -69,7 +70,9 @@ async def play(
 ) -> Message:
     """Play one match; returns the server's ``over`` message.
 
-    ``how`` is ``"quick"``, ``"create"`` or ``"join"`` (with ``code``).  ``on_code``
+    ``how`` is ``"quick"`` (``rated`` or casual), ``"create"`` or ``"join"`` (with
+    ``code``).  A quick request the bot re-sends after a reconnect (or a restart) keeps
+    its id, so it queues again or reopens the match it was paired into.  ``on_code``
     is called with ``(match, invite code)`` once a created match exists.
     ``drop_after`` (tests) drops the connection once after that many decisions."""
     if how not in ("quick", "create", "join"):
@@ -83,7 +86,8 @@ async def play(
             async with connect(url, max_size=None, open_timeout=10) as ws:
                 over = await _session(ws, st, how=how, code=code, game=game,
                                       config=dict(config or {}), bot=bot, name=name, seed=seed,
-                                      clock=clock, private=private, on_code=on_code,
+                                      clock=clock, private=private, rated=rated,
+                                      on_code=on_code,
                                       drop_after=drop_after)
                 if over is not None:
                     return over
@@ -99,7 +103,7 @@ async def play(
 
 async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | None,
                    game: str, config: dict[str, Any], bot: games.Bot, name: str, seed: str,
-                   clock: Mapping[str, Any] | None, private: bool,
+                   clock: Mapping[str, Any] | None, private: bool, rated: bool,
                    on_code: Callable[[str, str], None] | None,
                    drop_after: int | None) -> Message | None:
     async def send(msg: Message) -> None:
@@ -130,6 +134,8 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
         await send({"t": "join", "id": "lobby", "code": code or ""})
     else:
         req = {"t": "quick", "id": "lobby", "game": game, "config": config}
+        if rated:
+            req["rated"] = True
         if clock:
             req["clock"] = dict(clock)
         await send(req)

@@ -30,6 +30,8 @@ from .budgets import Budgets
 from .core import Clock
 from .identity import rotate_key
 from .lobby import LobbyLimits
+from .matchmaking import QueueLimits
+from .matchqueue import Window
 from .protocol import Limits
 from .static import StaticLimits
 from .store import SchemaTooNew, StoreUnavailable
@@ -93,6 +95,10 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         opts = config.resolve(args)
         trusted = TrustedProxies.parse(opts.trusted_proxy)
+        queue = QueueLimits(
+            window=Window(start=opts.queue_window, step=opts.queue_window_step,
+                          every=opts.queue_window_every, cap=opts.queue_window_cap),
+            tick=opts.queue_tick, requeue_grace=opts.requeue_grace)
     except ValueError as exc:  # ConfigError included: one line naming the setting
         print(f"kickline: {exc}", file=sys.stderr)
         return 2
@@ -119,6 +125,7 @@ def _serve(args: argparse.Namespace) -> int:
             grace=opts.grace, restart_grace=opts.restart_grace,
             waiting_grace=opts.waiting_grace,
             max_live_matches=opts.max_matches,
+            queue=queue,
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
         admin_password=opts.admin_password,
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
