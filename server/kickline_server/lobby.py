@@ -27,12 +27,13 @@ from typing import Any
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
-from . import games, metrics
+from . import games, metrics, quarantine
 from .accounts import AccountError
 from .actor import Actor, ActorLimits, Peer, Stats
 from .addresses import address_key
 from .budgets import Budgets, Lockout, Rate
 from .core import (
+    SNAPSHOT_EVERY,
     Cancel,
     Claim,
     Clock,
@@ -44,15 +45,18 @@ from .core import (
     Reserve,
     Resign,
     Resume,
+    Reveal,
     Send,
     Sit,
 )
+from .dice import parse_commit
 from .errlog import Throttled
 from .identity import Tokens
 from .logs import PLAYER
 from .matchmaking import Matchmaker, QueueLimits, Ticket, queue_key
 from .players import PlayerLimits, Players, cookie_token
 from .protocol import PROTOCOL_VERSIONS, BadRequest, Close, Code, Message, MsgId, error, retry
+from .quarantine import DAMAGED_TEXT, Damaged
 from .ratings import POLICY
 from .results import Record, Recorder, mode_of
 from .store import Store, StoreError, StoreUnavailable, unpack
@@ -95,7 +99,10 @@ class LobbyLimits:
     waiting_ttl: float = 3600.0
     waiting_grace: float = 120.0
     """Seconds a waiting match outlives its creator's last connection."""
+    reveal_timeout: float = 20.0
+    """Seconds the first roll waits for committed dice contributions to be revealed."""
     reply_cache: int = 64
+    snapshot_every: int = SNAPSHOT_EVERY
     max_live_matches: int = 20_000
     recent_ids: int = 10_000
     store_retry_after: float = 2.0
@@ -138,6 +145,7 @@ class Lobby:
         self.games = games.available()
         self.accepting = True
         self.conns: weakref.WeakSet[Connection] = weakref.WeakSet()  # said hello
+        self._adopting: dict[str, anyio.Event] = {}
         self.budgets = b = budgets or Budgets()
         hour, minute = 3600.0, 60.0
         self._identities = Rate(b.identities_per_hour, hour, clock=clock)
@@ -147,6 +155,8 @@ class Lobby:
         self._watches_by_address = Rate(b.watches_per_minute_per_address, minute, clock=clock)
         self._code_misses = Lockout(b.code_misses_per_minute, minute, base=b.lockout,
                                     cap=b.max_lockout, clock=clock)
+        self.damaged: dict[str, set[str]] = {}
+        """Quarantined matches by player (from this process's recovery): told at hello."""
         self._held: dict[str, set[str]] = {}
         """Matches held, by ``p:<player>`` and ``a:<address key>``: pruned as counted."""
         self.desk: Any = None
@@ -175,8 +185,10 @@ class Lobby:
         except StoreError as exc:
             log.warning("hello: store unavailable: %s", exc)
             return error(Code.BUSY, "the server cannot reach its data right now; "
-                         "reconnect in a moment")
+                         "reconnect in a moment",
+                         retry_after=retry(self.limits.store_retry_after))
         conn.player, conn.name = account.player, account.name
+        conn.protocol = max(common)
         PLAYER.set(account.player)  # the connection's task: its log lines name the player
         self.conns.add(conn)
         self.online.setdefault(account.player, set()).add(conn)
@@ -188,6 +200,8 @@ class Lobby:
             "matches": self.matches_of(account.player), "games": self.games}
         if cookie_token(conn) != token:  # the page sets the cookie with this ticket
             welcome["cookie"] = self.players.ticket(account)
+        if account.player in self.damaged:  # quarantined at this start: say so, once here
+            welcome["damaged"] = sorted(self.damaged[account.player])
         return welcome
 
     def matches_of(self, player: str) -> list[Message]:
@@ -264,6 +278,7 @@ class Lobby:
             with (anyio.CancelScope(shield=True), anyio.move_on_after(2),
                   contextlib.suppress(StoreError)):
                 await self.store.release(actor.match_id, self.owner)
+            actor.released.set()
 
     async def _record(self, actor: Actor) -> None:
         """Record a finished match (its final save marked it unrecorded, so if this
@@ -300,7 +315,10 @@ class Lobby:
                 continue
             if not await self.store.acquire(mid, self.owner, self.limits.actor.lease_ttl):
                 continue
-            core = await self._load(mid)
+            try:
+                core = await self._load(mid)
+            except Damaged:
+                continue  # quarantined by _load: the others start
             if core is None:
                 continue
             actor = await self._start(core)
@@ -308,6 +326,54 @@ class Lobby:
             count += 1
         metrics.ADOPTED.inc(count)
         return count
+
+    async def adopt_now(self, mid: str) -> Actor | None:
+        """Run here, at once, an unfinished match that no live process runs (its lease
+        lapsed, or a draining process released it): a client reopening it should not
+        wait for the next adoption round.  ``None`` if it is finished, unknown, or
+        another process holds it."""
+        if not self.accepting or not self.store.leases_expire or len(mid) > 64:
+            return None
+        busy = self._adopting.get(mid)
+        if busy is not None:  # another request of this process is taking it: wait
+            await busy.wait()
+            return self.actors.get(mid)
+        self._adopting[mid] = done = anyio.Event()
+        try:
+            if not await self.store.acquire(mid, self.owner, self.limits.actor.lease_ttl):
+                return None
+            try:
+                core = await self._load(mid)
+            except Damaged:
+                return None  # quarantined, lease and all: the caller says match_damaged
+            if core is None or core.status == "over":
+                await self.store.release(mid, self.owner)
+                return None
+            actor = await self._start(core)
+            actor.offer(Resume())
+            metrics.ADOPTED.inc()
+            log.info("match %s: adopted on request (no process ran it)", mid)
+            return actor
+        finally:
+            del self._adopting[mid]
+            done.set()
+
+    async def drain(self, timeout: float) -> None:
+        """Stop every actor between commands (each releases its lease on the way out,
+        so another process can adopt the match at once), waiting up to ``timeout``."""
+        self.accepting = False
+        actors = list(self.actors.values())
+        for actor in actors:
+            actor.stop()
+        with anyio.move_on_after(timeout):
+            for actor in actors:
+                await actor.released.wait()
+
+    def send_away(self, why: str) -> None:
+        """Tell every connection to reconnect (close 1012): a drain."""
+        for conn in list(self.conns):
+            conn.push(error(Code.RECONNECT, why))
+            conn.close(Close.SERVICE_RESTART, Code.RECONNECT)
 
     async def adopt(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         """Keep adopting unfinished matches whose server went away (lease expired)."""
@@ -322,21 +388,29 @@ class Lobby:
             if n:
                 log.info("adopted %d matches", n)
 
+    def restore_limits(self) -> dict[str, Any]:
+        """``MatchCore.restore``'s keyword arguments on this server."""
+        lim = self.limits
+        return {"grace": lim.grace, "waiting_ttl": lim.waiting_ttl,
+                "waiting_grace": lim.waiting_grace, "reveal_timeout": lim.reveal_timeout,
+                "reply_cache": lim.reply_cache, "restart_grace": lim.restart_grace,
+                "snapshot_every": lim.snapshot_every}
+
     async def _load(self, mid: str) -> MatchCore | None:
+        """The stored match (``None``: no such match); a match that cannot be restored
+        is quarantined, its players remembered, and :class:`Damaged` raised."""
         stored = await self.store.load(mid)
         if stored is None:
             return None
-        snapshot = unpack(stored.snapshot)
         try:
-            ruleset = games.get(snapshot["game"])
-            return MatchCore.restore(
-                ruleset.game, ruleset.bots, snapshot, [unpack(e) for e in stored.log],
-                grace=self.limits.grace, waiting_ttl=self.limits.waiting_ttl,
-                waiting_grace=self.limits.waiting_grace, reply_cache=self.limits.reply_cache,
-                restart_grace=self.limits.restart_grace)
-        except (games.UnknownGame, ValueError, KeyError) as exc:
-            log.error("match %s cannot be restored: %s", mid, exc)
-            return None
+            return quarantine.restore(stored, **self.restore_limits())
+        except Damaged as exc:
+            await self.store.quarantine(mid, exc.reason, exc.players, self.clock())
+            for player in exc.players:
+                self.damaged.setdefault(player, set()).add(mid)
+            log.error("match %s quarantined (kept for inspection, see kickline doctor): %s",
+                      mid, exc.reason)
+            raise
 
     def _new_core(self, ruleset: games.Ruleset, config: Mapping[str, Any], clock: Clock,
                   meta: dict[str, Any], match_id: str | None = None) -> MatchCore:
@@ -346,8 +420,10 @@ class Lobby:
                          config=config, seed=seed, now=self.clock(), clock=clock,
                          grace=self.limits.grace, waiting_ttl=self.limits.waiting_ttl,
                          waiting_grace=self.limits.waiting_grace,
+                         reveal_timeout=self.limits.reveal_timeout,
                          reply_cache=self.limits.reply_cache, meta=meta,
-                         restart_grace=self.limits.restart_grace)
+                         restart_grace=self.limits.restart_grace,
+                         snapshot_every=self.limits.snapshot_every)
 
     async def _claim_code(self, match_id: str, length: int = CODE_LENGTH) -> str:
         while True:
@@ -416,6 +492,16 @@ class Lobby:
                      bank=num("bank", 0, lim.max_bank, base.bank),
                      max_timeouts=int(num("max_timeouts", 1, lim.max_timeouts,
                                           base.max_timeouts)))
+
+    def _commit(self, msg: Message) -> str | None:
+        """The sender's dice commitment (``dice_commit``), checked."""
+        raw = msg.get("dice_commit")
+        if raw is None:
+            return None
+        try:
+            return parse_commit(raw)
+        except ValueError as exc:
+            raise BadRequest(Code.BAD_FIELD, f"dice_commit: {exc}", msg["id"]) from exc
 
     def _capacity(self, msg: Message) -> None:
         if not self.accepting:
@@ -546,6 +632,7 @@ class Lobby:
             raise BadRequest(Code.UNKNOWN_BOT, f"no bot {bot!r}; this game has "
                              f"{sorted(ruleset.bots)}", msg["id"])
         private = bool(msg.get("private", False)) or bot is not None
+        commit = self._commit(msg)
         self._may_hold(conn, msg, waiting=bot is None)
         player, name = self._player(conn)
         self._take(msg, Code.TOO_MANY_CREATES, "you have created too many matches lately; "
@@ -557,13 +644,15 @@ class Lobby:
         self._hold(core.match_id, player, conn.address)
         self._remember(conn, msg["id"], core.match_id)
         conn.matches.add(core.match_id)
-        self._offer(actor, Sit(0, player, name, conn=conn.id, re=msg["id"]), conn, msg["id"])
+        self._offer(actor, Sit(0, player, name, conn=conn.id, re=msg["id"], commit=commit),
+                    conn, msg["id"])
         if bot is not None:
             actor.offer(Sit(1, f"bot:{bot}", f"{bot} bot", bot=bot))
 
     async def _on_join(self, conn: Connection, msg: Message) -> None:
         if self._resent(conn, msg):
             return
+        commit = self._commit(msg)
         mid = await self._find_code(conn, msg)
         actor = self.actors.get(mid) if mid is not None else None
         player, name = self._player(conn)
@@ -582,7 +671,8 @@ class Lobby:
         conn.matches.add(actor.match_id)
         self._hold(actor.match_id, player, conn.address)
         self._remember(conn, msg["id"], actor.match_id)
-        self._offer(actor, Sit(1, player, name, conn=conn.id, re=msg["id"]), conn, msg["id"])
+        self._offer(actor, Sit(1, player, name, conn=conn.id, re=msg["id"], commit=commit),
+                    conn, msg["id"])
 
     async def _on_quick(self, conn: Connection, msg: Message) -> None:
         if self._resent(conn, msg):  # paired already (perhaps before a restart)
@@ -591,8 +681,9 @@ class Lobby:
         ruleset = self._ruleset(msg)
         config = self._config(ruleset, msg)
         clock = self._clock(msg)
+        commit = self._commit(msg)
         player, name = self._player(conn)
-        if await self.matchmaker.resend(conn, player, msg["id"]):
+        if await self.matchmaker.resend(conn, player, msg["id"], commit=commit):
             return
         self._may_hold(conn, msg, waiting=False)
         # Requests pair on the ruleset's key (Kickline: mode and board); each player's
@@ -606,7 +697,8 @@ class Lobby:
         await self.matchmaker.request(
             conn, msg["id"], queue_key(game, ruleset.game.quick_key(config), rated),
             player=player, rating=rating, last_opponent=await self._last_opponent(player),
-            request={"game": game, "name": name, "config": config, "clock": clock.plain()})
+            request={"game": game, "name": name, "config": config, "clock": clock.plain(),
+                     "commit": commit})
 
     async def _last_opponent(self, player: str) -> str | None:
         """Whom ``player`` last played (a person), from their history."""
@@ -635,7 +727,8 @@ class Lobby:
             c.matches.add(core.match_id)
             c.push({"t": "matched", "match": core.match_id, "seat": seat,
                     "rated": first.rated})
-            actor.offer(Sit(seat, p, t.entry.request["name"], conn=c.id), c)
+            actor.offer(Sit(seat, p, t.entry.request["name"], conn=c.id,
+                            commit=t.entry.request.get("commit")), c)
             if c not in self.online.get(p, ()):  # it closed while the match was made
                 actor.offer(Disconnect(c.id))
 
@@ -692,7 +785,7 @@ class Lobby:
         invited = False
         if mid is None:
             mid = await self._find_code(conn, msg)
-            core = await self._core(mid) if mid is not None else None
+            core = await self._core(mid, msg["id"]) if mid is not None else None
             # A private match's watch code is an invitation; its invite code is not
             # (it seats the opponent, and resolves only while the match waits).
             invited = core is not None and normalize_code(msg["code"]) == core.meta.get(
@@ -708,9 +801,17 @@ class Lobby:
 
     async def _on_decide(self, conn: Connection, msg: Message) -> None:
         player, _ = self._player(conn)
+        actor = self.actors.get(msg["match"])
+        if actor is not None and _owes(actor.core, player):
+            conn.refund(msg["match"], actor.core.version)  # play is not a flood
         await self._to_match(conn, msg, msg["match"], Decide(
             conn.id, player, msg["id"], msg["version"], msg["decision"], msg.get("seat")),
             attach=False)
+
+    async def _on_reveal(self, conn: Connection, msg: Message) -> None:
+        player, _ = self._player(conn)
+        await self._to_match(conn, msg, msg["match"],
+                             Reveal(conn.id, player, msg["id"], msg["dice"]), attach=False)
 
     async def _on_claim(self, conn: Connection, msg: Message) -> None:
         player, _ = self._player(conn)
@@ -785,7 +886,7 @@ class Lobby:
         extra = dict(meta or {})
         extra.update(private=True, quick=False, rated=rated)
         core = self._new_core(ruleset, config, clock or self.limits.clock, extra, match_id)
-        core.meta["code"] = await self._claim_code(core.match_id)
+        await self._claim_codes(core)
         actor = await self._start(core)
         if not await actor.call(Reserve(players, start_by)):
             raise StoreError("the match stopped before it was saved")
@@ -805,7 +906,8 @@ class Lobby:
         try:
             conn.push(await getattr(self.desk, what)(conn, msg))
         except Refused as exc:
-            conn.push(error(exc.code, exc.message, msg["id"]))
+            extra = {"retry_after": 1.0} if exc.code == "busy" else {}
+            conn.push(error(exc.code, exc.message, msg["id"], **extra))
 
     async def _on_tournaments(self, conn: Connection, msg: Message) -> None:
         await self._tournament(conn, msg, "on_list")
@@ -828,17 +930,26 @@ class Lobby:
         await self._to_match(conn, msg, msg["match"],
                              Resign(conn.id, player, msg["id"], msg.get("seat")), attach=False)
 
-    async def _core(self, mid: str) -> MatchCore | None:
-        """The match: live here, or as last stored (read-only)."""
+    async def _core(self, mid: str, re: MsgId | None = None) -> MatchCore | None:
+        """The match: live here, or as last stored (read-only); a damaged one is
+        answered ``match_damaged``."""
         actor = self.actors.get(mid)
         if actor is not None:
             return actor.core
-        return await self._load(mid) if len(mid) <= 64 else None
+        if len(mid) > 64:
+            return None
+        try:
+            core = await self._load(mid)
+        except Damaged as exc:
+            raise BadRequest(Code.MATCH_DAMAGED, DAMAGED_TEXT, re) from exc
+        if core is None and await self.store.quarantine_of(mid) is not None:
+            raise BadRequest(Code.MATCH_DAMAGED, DAMAGED_TEXT, re)
+        return core
 
     async def _to_match(self, conn: Connection, msg: Message, mid: str, cmd: Command,
                         *, attach: bool = True, invited: bool = False) -> None:
-        actor = self.actors.get(mid)
-        core = actor.core if actor is not None else await self._core(mid)
+        actor = self.actors.get(mid) or await self.adopt_now(mid)
+        core = actor.core if actor is not None else await self._core(mid, msg["id"])
         # A private match the sender may not see answers exactly as no match would.
         if core is None or not (invited or self.may_see(core, conn.player)) or (
                 actor is None and core.status != "over"):
@@ -850,6 +961,12 @@ class Lobby:
             self._offer(actor, cmd, conn, msg["id"])
             return
         _answer(core, cmd, conn, self.clock())  # finished: answered from the store
+
+
+def _owes(core: MatchCore, player: str) -> bool:
+    """Whether ``player``'s seat owes a decision now."""
+    kind, seats, _ = core.to_act()
+    return kind == "decide" and core.seat_of(player) in seats
 
 
 def _answer(core: MatchCore, cmd: Command, peer: Peer, now: float) -> None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import anyio
@@ -109,13 +109,19 @@ class Matchmaker:
 
     # -- requests ---------------------------------------------------------------------
 
-    async def resend(self, conn: Connection, player: str, re: MsgId) -> bool:
+    async def resend(self, conn: Connection, player: str, re: MsgId, *,
+                     commit: str | None = None) -> bool:
         """A resent ``quick`` (same id) from a player still waiting: the entry stays,
-        answered on ``conn``.  ``False`` if this is not one."""
+        answered on ``conn``, with the dice commitment it carries now (a client that
+        reconnected drew a new contribution).  ``False`` if this is not one."""
         t = self.tickets.get(player)
         if t is None or t.re != re:
             return False
         t.conn = conn
+        request = t.entry.request
+        if isinstance(request, dict) and request.get("commit") != commit:
+            t.entry = replace(t.entry, request={**request, "commit": commit})
+            await self.state.add(t.key, t.entry)
         conn.push({"t": "ack", "re": re, "queued": True,
                    "waiting": await self.state.count(t.key)})
         return True

@@ -12,7 +12,7 @@ from journeys import quick_match, restart_mid_match
 
 from kickline_server import games, toy
 from kickline_server.botclient import BotState, play
-from kickline_server.core import verify
+from kickline_server.dice import check_over
 
 pytestmark = pytest.mark.anyio
 
@@ -41,7 +41,7 @@ async def test_two_bots_finish_a_match_with_verifiable_dice(serve: Any, server_c
     assert a["result"] == b["result"] and a["result"]["reason"] == "played"
     seed = bytes.fromhex(a["seed"])
     assert hashlib.sha256(seed).hexdigest() == a["commit"]
-    final = verify(toy.GAME, a["config"], seed, a["log"])
+    final = check_over(toy.GAME, a)
     assert toy.GAME.result(final) == {k: a["result"][k] for k in ("winner", "score")}
 
 
@@ -70,7 +70,7 @@ async def test_real_kickline_training_matches(serve: Any, server_config: Any, bo
                 tg.start_soon(one, "b", strategies[1])
     a, b = results["a"], results["b"]
     assert a["result"] == b["result"] and a["result"]["reason"] == "played"
-    final = verify(game, a["config"], bytes.fromhex(a["seed"]), a["log"])
+    final = check_over(game, a)
     assert game.result(final) == {k: v for k, v in a["result"].items() if k != "reason"}
     assert states["a"].decisions > 10 and states["b"].decisions > 10
 

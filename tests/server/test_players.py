@@ -205,7 +205,7 @@ async def test_the_downloadable_record_replays(serve: Any, server_config: Any, c
     import json
 
     from kickline_server import toy
-    from kickline_server.core import verify
+    from kickline_server.dice import check_over
 
     async with serve(server_config()) as url:
         results: dict[str, Any] = {}
@@ -233,5 +233,5 @@ async def test_the_downloadable_record_replays(serve: Any, server_config: Any, c
         with pytest.raises(HTTPError):
             await anyio.to_thread.run_sync(urllib.request.urlopen, f"{http}/record/nope.json")
     assert body["record"]["match"] == mid and not body["record"]["rated"]
-    final = verify(toy.GAME, body["config"], bytes.fromhex(body["seed"]), body["log"])
+    final = check_over(toy.GAME, body)
     assert toy.GAME.result(final)["winner"] == body["record"]["winner"]

@@ -454,6 +454,72 @@ const UI = {
     tokens: (n) => `, ${n} exhaustion tokens`, injured: ", injured", exhausted: ", exhausted", hasBall: ", has the ball",
     injShort: "INJ", exhShort: "EXH",
   },
+  events: {
+    menu: "Events", title: "Events", none: "No events on this server yet.",
+    newEvent: "New event", loading: "Loading the event…", notFound: "There is no such event.",
+    formats: { swiss: "Swiss", round_robin: "Round robin", double_round_robin: "Double round robin", knockout: "Knockout" },
+    status: { registration: "Taking entries", running: "Running", finished: "Finished" },
+    summary: (e) => `${e.players} players · ${e.rounds ? `round ${e.rounds} of ${e.total_rounds}` : `${e.total_rounds} rounds`}`,
+    tabs: { info: "Info", players: "Players", rounds: "Rounds", standings: "Standings", run: "Run" },
+    roundOf: (n, total) => `Round ${n} of ${total}`,
+    // joining
+    join: "Join this event", joined: "You are in this event.", joinedAs: (n) => `You play as number ${n}.`,
+    claimGo: "Take your place", claimTitle: "Your entry link",
+    claimWhy: "This link holds one place in the event. Taking it makes it yours on this device's player.",
+    joinTitle: "Join the event", signInFirst: "Choose a name first, then open the link again.",
+    shareLink: "Join link", copyLink: "Copy link", copied: "Link copied.", qrAlt: "QR code of the join link",
+    withdraw: "Withdraw from the event", withdrawAsk: "Withdraw? You will not be paired again.",
+    pause: "Sit out the next rounds", resume: "Play again", askBye: (r) => `Ask for a half-point bye in round ${r}`,
+    cancelBye: (r) => `Cancel my bye in round ${r}`, checkIn: "Check in", checkedIn: "Checked in",
+    // your match
+    ready: "Your match is ready", readyLine: (m) => `Round ${m.tournament.round}, board ${m.tournament.board}: against ${m.opponent}`,
+    play: "Play it now", yourBoard: "Your board",
+    notifyOn: "Tell me when my match is ready", notifyBody: (m) => `Round ${m.tournament.round} against ${m.opponent}`,
+    // players
+    number: "No.", name: "Player", rating: "Rating", unrated: "unrated", points: "Pts",
+    statuses: { active: "playing", paused: "sitting out", withdrawn: "withdrawn" },
+    late: "late entry", unclaimed: "not claimed yet", entryLink: "Entry link",
+    addLine: "Add a player to the roster", addName: "Player's name", addRating: "Rating (optional)", add: "Add",
+    sheet: "Print the entry-link sheet", players: (n) => `${n} players`,
+    forbid: "Keep apart", forbidWith: "Never pair with…", forbidden: "kept apart from",
+    // rounds
+    noRounds: "No round has been paired yet.", bye: { pab: "bye (full point)", half: "half-point bye", zero: "zero-point bye", absent: "not playing", free: "rests this round" },
+    vs: "vs", home: "home", away: "away", draft: "Draft: not published yet",
+    live: { waiting: (h, a) => `waiting for ${[h ? null : "home", a ? null : "away"].filter(Boolean).join(" and ")}`, playing: (sc) => sc ? `playing, ${sc[0]}–${sc[1]}` : "playing", over: "finished" },
+    result: { "1-0": "home won", "0-1": "away won", "1/2-1/2": "drawn", "+/-": "away did not come", "-/+": "home did not come", "-/-": "neither came" },
+    shootout: "after the shootout", adjudicated: "decided by the organiser",
+    // organiser
+    pair: (n) => `Pair round ${n}`, pairing: "Pairing… (a large event takes a while)", start: (n) => `Start round ${n}`,
+    swapHint: "Tap two players to swap their places; ⇄ swaps a board's home and away.",
+    flip: "⇄", picked: (name) => `${name} picked: tap another player`, homeWins: "Home wins", awayWins: "Away wins", draw: "Draw",
+    homeAbsent: "Home didn't come", awayAbsent: "Away didn't come", bothAbsent: "Neither came",
+    decide: "Decide", repair: "Re-pair unplayed boards", repairHint: "Tick the boards, then tap players two by two (home first).",
+    repairGo: "Re-pair these players", close: "Close the event", closeAsk: "Close the event now? No more rounds will be paired.",
+    boardsLive: (open, total) => `${open} of ${total} boards still playing`, overdue: "past the round's deadline",
+    exports: "Export", trf: "TRF-16 (pairing programs)", csvStandings: "Standings (CSV)", jsonStandings: "Standings (JSON)",
+    csvPairings: "Pairings (CSV)", jsonPairings: "Pairings and match records (JSON)", big: "Big standings (projector)",
+    withdrawPlayer: "Withdraw", pausePlayer: "Sit out", resumePlayer: "Back in", checkInPlayer: "Check in",
+    // create / edit
+    createTitle: "New event", editTitle: "Event settings", entriesTitle: "Entries",
+    onlyOrganisers: "Only an organiser can create events. The server's operator names them.",
+    fixedAfterStart: "Round 1 is paired: how the matches are played and scored no longer changes.",
+    decision: "Seconds per decision", bank: "Time bank (minutes)", editSettings: "Edit the event's settings",
+    allow: "Allow again", forbiddenPairs: "Kept apart", eventName: "Event name", format: "Format",
+    rounds: "Rounds", match: "Matches", teams: "Teams", ownTeams: "each player's own team",
+    scoring: "Points", scoringPresets: { chess: "Win 1 · draw ½ · loss 0", football: "Win 3 · draw 1 · loss 0" },
+    shootoutWin: "A shootout win scores", shootoutLoss: "A shootout loss scores", byePoints: "A bye scores", forfeitLoss: "A forfeit loss scores",
+    tiebreaks: "Tiebreaks, in order", up: "Move up",
+    tiebreakNames: { buchholz: "Buchholz", buchholz_cut1: "Buchholz cut 1", sonneborn_berger: "Sonneborn-Berger", direct_encounter: "Direct encounter", wins: "Wins", goal_difference: "Goal difference", goals_for: "Goals for", performance: "Rating performance" },
+    tiebreakShort: { buchholz: "BH", buchholz_cut1: "BH-1", sonneborn_berger: "SB", direct_encounter: "DE", wins: "W", goal_difference: "GD", goals_for: "GF", performance: "TPR" },
+    rated: "Rated (results move ratings)", startAt: "Starts at", entryCap: "Most players (empty: no limit)",
+    openEntry: "Anyone may join by the link", checkInNeeded: "Players check in before round 1",
+    lateUntil: "Late entries until round", lateByes: "A late entry scores for each missed round", half: "half a point", zero: "nothing",
+    selfWithdraw: "Players may withdraw themselves", noShow: "Forfeit a player who has not come after (minutes)",
+    roundMinutes: "Round deadline (minutes, empty: none)", create: "Create the event", save: "Save",
+    // score card
+    card: "Score card", total: "Total", rank: (r) => `Rank ${r}`, against: (n) => `against ${n}`, pending: "being played",
+    outcome: { win: "won", loss: "lost", draw: "drew" }, forfeitWin: "won (opponent did not come)", forfeitLoss: "lost (did not come)",
+  },
 };
 
 // ---- players and decisions in words ----------------------------------------------
@@ -527,6 +593,7 @@ function narrate(e, view) {
   switch (e.t) {
     case "toss": return `Coin toss: ${e.coin}. Seat ${e.winner_seat + 1} wins the toss.`;
     case "toss-choice": return `Seat ${e.seat + 1} chooses to play ${e.choice}.`;
+    case "home-by-pairing": return `The pairing names seat ${e.home_seat + 1} home: no toss.`;
     case "deal": return "The players take the field.";
     case "kickoff": return `Kick-off: ${sideName(e.side)} at ${e.space}.`;
     case "turn": return `${sideName(e.side)}' turn, ball at ${e.space}, speed ${e.speed}.`;

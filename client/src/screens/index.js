@@ -5,3 +5,7 @@ import "./name.js";
 import "./home.js";
 import "./join.js";
 import "./match.js";
+import "./events.js";
+import "./event.js";
+import "./event-big.js";
+import "./event-join.js";
