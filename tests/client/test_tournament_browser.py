@@ -7,6 +7,7 @@ organiser, and the other browser tests share one server."""
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 import time
@@ -24,9 +25,9 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture
 def fresh_server(client_build: Path, tmp_path: Path) -> Iterator[str]:
-    from conftest import free_port  # tests/client's conftest: this directory's
-
-    port = free_port()
+    with socket.socket() as sock:  # a free loopback port
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
     log = (tmp_path / "server.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "kickline_server.cli", "serve", "--host", "127.0.0.1",
