@@ -527,7 +527,14 @@ def main() -> int:
     ap.add_argument("--baseline-root", default=None,
                     help="--vs-bgio: also run Kickline on the server of this checkout "
                          "(a before/after pair in one interleaved run)")
+    ap.add_argument("--workers", default=None, metavar="N[,N...]|route",
+                    help="kickline serve --workers N on Redis, for each N (bench/workers.py); "
+                         "'route': a routed message's cost against a local one")
     args = ap.parse_args()
+    if args.workers:
+        import workers
+
+        return workers.main(args)
     if args.vs_bgio:
         import vs_bgio
 

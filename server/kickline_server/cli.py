@@ -21,7 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import anyio
 
-from . import config, games, logs, migrations, operate, quarantine
+from . import config, games, logs, migrations, operate, quarantine, workers
 from .accounts import name_key
 from .actor import ActorLimits
 from .addresses import TrustedProxies
@@ -30,7 +30,7 @@ from .botclient import BotError, BotState, play
 from .budgets import Budgets
 from .cluster import DuplicateServer
 from .core import Clock
-from .identity import rotate_key
+from .identity import load_keyring, load_server_id, rotate_key
 from .lobby import LobbyLimits
 from .protocol import Limits
 from .retention import DAY, Retention
@@ -110,6 +110,8 @@ def _parser() -> argparse.ArgumentParser:
     config.add_arguments(s)
     # Test only: fix every match's dice seed (hex).  Hidden: never for real play.
     s.add_argument("--insecure-fixed-seed", default=None, help=argparse.SUPPRESS)
+    # Set by `--workers N` on the processes it starts (workers.py).  Hidden.
+    s.add_argument("--worker-index", type=int, default=None, help=argparse.SUPPRESS)
 
     k = sub.add_parser("rotate-key", help="put a new token signing key first in the data "
                        "directory's key file (old tokens keep working; a server reads it at "
@@ -183,6 +185,17 @@ def _serve(args: argparse.Namespace) -> int:
         print(opts.describe())
         return 0
     logs.setup(opts.log_level, opts.log_format)
+    if opts.workers > 1 and args.worker_index is None:
+        if opts.redis_url:
+            opts.data_dir.mkdir(parents=True, exist_ok=True)
+            load_server_id(opts.data_dir)  # made once here, never raced by the workers
+            if opts.secret_file is None:
+                load_keyring(opts.data_dir, None)
+            return workers.supervise(args.argv, opts.workers, opts.data_dir,
+                                     drain_timeout=opts.drain_timeout)
+        logging.getLogger(__name__).warning(
+            "--workers %d needs --redis-url (the processes share matches through Redis); "
+            "with the embedded store the server stays one process", opts.workers)
     server = ServerConfig(
         host=opts.host, port=opts.port, data_dir=opts.data_dir, redis_url=opts.redis_url,
         secret_file=opts.secret_file, client_dir=opts.client_dir,
@@ -205,6 +218,7 @@ def _serve(args: argparse.Namespace) -> int:
             max_live_matches=opts.max_matches, snapshot_every=opts.snapshot_every,
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
         admin_password=opts.admin_password, drain_timeout=opts.drain_timeout,
+        worker=args.worker_index,
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
         else None,
         tournaments=TournamentLimits(pairing_timeout=opts.pairing_timeout,
@@ -448,7 +462,9 @@ def _migrate(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    raw = list(sys.argv[1:] if argv is None else argv)
+    args = _parser().parse_args(raw)
+    args.argv = raw  # `serve --workers N` runs its workers with the same arguments
     logging.basicConfig(level=getattr(args, "log_level", "INFO").upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":

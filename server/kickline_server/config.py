@@ -216,6 +216,9 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "seconds a match's lease lasts unrenewed (with Redis: how soon another "
            "process adopts the matches of one that died)"),
     Option("max_matches", int, 20_000, "live matches per process"),
+    Option("workers", int, 1,
+           "server processes sharing the port (SO_REUSEPORT) and the Redis: one per core "
+           "(needs --redis-url; with the embedded store it stays one process)"),
     Option("drain_timeout", float, 10.0,
            "on SIGTERM: seconds the matches get to stop and be handed over before exit"),
     Option("pairing_timeout", float, 600.0, "seconds one Swiss pairing may take (1,000 "

@@ -22,7 +22,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
@@ -57,6 +57,7 @@ from .players import PlayerLimits, Players, cookie_token
 from .protocol import PROTOCOL_VERSIONS, BadRequest, Close, Code, Message, MsgId, error, retry
 from .quarantine import DAMAGED_TEXT, Damaged
 from .results import Recorder
+from .routing import ROUTED, RemoteConnection, Router
 from .store import Store, StoreError, StoreUnavailable
 from .tournament import Refused
 from .transport import Connection
@@ -154,6 +155,8 @@ class Lobby:
         self.accepting = True
         self.conns: weakref.WeakSet[Connection] = weakref.WeakSet()  # said hello
         self._adopting: dict[str, anyio.Event] = {}
+        self.router: Router | None = None
+        """With Redis: reaches matches other processes run (``routing.py``)."""
         self.budgets = b = budgets or Budgets()
         hour, minute = 3600.0, 60.0
         self._identities = Rate(b.identities_per_hour, hour, clock=clock)
@@ -239,7 +242,47 @@ class Lobby:
         if t == "ping":
             conn.push({"t": "pong"})
             return
-        handler = getattr(self, f"_on_{t}")
+        try:
+            if self.router is not None and t in ROUTED and await self._routed(conn, msg):
+                return
+        except StoreUnavailable as exc:
+            raise BadRequest(Code.BUSY, "the server cannot reach its storage right now; "
+                             "resend the same message shortly", msg.get("id"),
+                             retry_after=self.limits.store_retry_after) from exc
+        await self.dispatch_here(conn, msg)
+
+    async def _routed(self, conn: Connection, msg: Message) -> bool:
+        """Forward ``msg`` to the process running its match, if that is another one."""
+        assert self.router is not None
+        mid = msg.get("match")
+        if mid is None and msg["t"] == "join":
+            code = str(msg.get("code", "")).strip().upper()
+            mid = await self.store.find_code(code) if 0 < len(code) <= 32 else None
+        if not isinstance(mid, str) or not 0 < len(mid) <= 64 or mid in self.actors:
+            return False
+        owner = conn.remote.get(mid) or await self.router.owner_of(mid)
+        if owner is None or owner == self.owner:
+            return False
+        self.router.forward(owner, conn, msg, mid)
+        return True
+
+    async def handle_remote(self, conn: RemoteConnection, msg: Message) -> None:
+        """A message another process forwarded (``routing.py``): handled as if its
+        client were connected here; a refusal goes back to it."""
+        try:
+            await self.dispatch_here(conn, msg)
+        except BadRequest as bad:
+            conn.push(bad.reply())
+        except Exception:
+            log.exception("a routed %r failed", msg.get("t"))
+            conn.push(error(Code.INTERNAL, "server error; please reconnect", msg.get("id")))
+
+    async def detach_remote(self, conn: RemoteConnection) -> None:
+        """Another process's client went away (or that process did)."""
+        await self.detach(cast(Connection, conn))  # it has what detach reads
+
+    async def dispatch_here(self, conn: Any, msg: Message) -> None:
+        handler = getattr(self, f"_on_{msg['t']}")
         try:
             await handler(conn, msg)
         except StoreUnavailable as exc:
@@ -252,6 +295,8 @@ class Lobby:
                              retry_after=self.limits.store_retry_after) from exc
 
     async def detach(self, conn: Connection) -> None:
+        if self.router is not None and conn.remote:
+            self.router.gone(conn)
         if self.desk is not None:
             self.desk.detach(conn)
         if conn.player is not None:

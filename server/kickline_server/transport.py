@@ -43,6 +43,11 @@ failures = Throttled(log)
 _ids = itertools.count(1)
 
 
+def new_id() -> int:
+    """A connection id no other connection of this process has (routed ones too)."""
+    return next(_ids)
+
+
 @dataclass(frozen=True, slots=True)
 class TransportLimits:
     """Per-connection limits (the frame size limit is given to websockets itself)."""
@@ -112,6 +117,9 @@ class Connection:
         self.player: str | None = None
         self.name: str | None = None
         self.matches: set[str] = set()
+        self.remote: dict[str, str] = {}
+        """Matches this connection reaches through another process (``routing.py``):
+        match id -> that process's server id."""
         self.closing: tuple[int, str] | None = None
         self._queue: deque[bytes] = deque()  # encoded, waiting for the writer
         self._wake = anyio.Event()  # set when the queue or ``closing`` changes
@@ -133,6 +141,16 @@ class Connection:
             self.close(Close.TRY_AGAIN_LATER, "slow consumer: send queue full")
             return
         self._queue.append(encode(message))
+        self._wake.set()
+
+    def push_frame(self, frame: bytes) -> None:
+        """Queue a message encoded elsewhere (routed back from another process)."""
+        if self.closing is not None or self._ended:
+            return
+        if len(self._queue) >= self.limits.send_queue:
+            self.close(Close.TRY_AGAIN_LATER, "slow consumer: send queue full")
+            return
+        self._queue.append(frame)
         self._wake.set()
 
     @property

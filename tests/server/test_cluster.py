@@ -157,3 +157,96 @@ async def test_a_redis_without_persistence_is_warned_about(
         proc.kill()
         proc.wait()
     assert any("Redis does not persist" in r.getMessage() for r in caplog.records)
+
+
+async def test_players_on_different_processes_play_one_match_to_the_end(
+    serve: Any, server_config: Any, redis_url: str, key_prefix: str, tmp_path: Path
+) -> None:
+    from prometheus_client import REGISTRY
+
+    from kickline_server import toy
+    from kickline_server.dice import check_over
+
+    first = server_config(**shared(redis_url, key_prefix, ttl=15.0))
+    second = replace(first, data_dir=tmp_path / "second")
+    routed = REGISTRY.get_sample_value("kickline_routed_messages_total",
+                                       {"direction": "forwarded"}) or 0.0
+    codes: list[str] = []
+    results: dict[str, Any] = {}
+    async with serve(first) as url_a, serve(second) as url_b:
+        with anyio.fail_after(60):
+            async with anyio.create_task_group() as tg:
+                async def creator() -> None:
+                    results["a"] = await play(url_a, how="create", seed="1", **TOY,
+                                              on_code=lambda m, c: codes.append(c))
+                tg.start_soon(creator)
+                while not codes:
+                    await anyio.sleep(0.01)
+                # The joiner is connected to the other process: its join and every
+                # decision go to the match's process through Redis, and back.
+                results["b"] = await play(url_b, how="join", code=codes[0], seed="2", **TOY)
+    a, b = results["a"], results["b"]
+    assert a["match"] == b["match"] and a["result"] == b["result"]
+    assert a["result"]["reason"] == "played"
+    final = check_over(toy.GAME, b)  # the dice, as the player checks them
+    assert toy.GAME.result(final) == {k: b["result"][k] for k in ("winner", "score")}
+    forwarded = REGISTRY.get_sample_value("kickline_routed_messages_total",
+                                          {"direction": "forwarded"}) or 0.0
+    assert forwarded - routed > 10  # the join, the open, the decisions
+
+
+@pytest.mark.slow
+async def test_serve_workers_shares_one_port_between_processes(
+    redis_url: str, tmp_path: Path, port: Any
+) -> None:
+    """`kickline serve --workers 2`: two processes on one port (SO_REUSEPORT) behave as
+    one server: a match created through one connection and joined through another is
+    played to the end wherever each connection landed; SIGTERM stops them all."""
+    import json
+    import os
+    import signal
+    import sys
+    import urllib.request
+
+    free = port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kickline_server.cli", "serve", "--workers", "2", "--port",
+         str(free), "--redis-url", redis_url, "--data-dir", str(tmp_path / "d"),
+         "--rate", "5000", "--log-level", "WARNING"],
+        env={**os.environ, "KICKLINE_LEASE_TTL": "5"}, stderr=subprocess.PIPE)
+    url = f"ws://127.0.0.1:{free}/ws"
+    try:
+        with anyio.fail_after(60):
+            while True:
+                assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+                r = aioredis.Redis.from_url(redis_url)
+                nodes = [k async for k in r.scan_iter(match="kl:node:*")]
+                await r.aclose()
+                if len(nodes) == 2:
+                    break
+                await anyio.sleep(0.2)
+        assert all(n.decode().endswith((".w0", ".w1")) for n in nodes)
+        codes: list[str] = []
+        results: dict[str, Any] = {}
+        with anyio.fail_after(60):
+            async with anyio.create_task_group() as tg:
+                async def creator() -> None:
+                    results["a"] = await play(url, how="create", seed="1", **TOY,
+                                              on_code=lambda m, c: codes.append(c))
+                tg.start_soon(creator)
+                while not codes:
+                    await anyio.sleep(0.01)
+                results["b"] = await play(url, how="join", code=codes[0], seed="2", **TOY)
+        assert results["a"]["result"] == results["b"]["result"]
+
+        def metrics() -> str:
+            with urllib.request.urlopen(f"http://127.0.0.1:{free}/metrics", timeout=5) as m:
+                return m.read().decode()
+        text = await anyio.to_thread.run_sync(metrics)
+        finished = [line for line in text.splitlines()
+                    if line.startswith('kickline_matches_finished_total{reason="played"}')]
+        assert finished and float(finished[0].split()[-1]) == 1.0  # summed over workers
+        json.dumps(results)  # plain data all the way
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=40) == 0
