@@ -32,6 +32,7 @@ from .addresses import TrustedProxies
 from .budgets import Budgets
 from .cluster import Node
 from .config import find_client_dir
+from .core import public_entry
 from .dice import commitment
 from .gate import Gate, loop_errors, quiet_logger
 from .identity import Tokens, load_keyring, load_server_id, read_secret_file
@@ -285,6 +286,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             gc.collect()
             gc.freeze()
         await actors.start(lobby.desk.run)
+        await actors.start(lobby.matchmaker.run)
         if store.leases_expire:  # other processes may die and leave matches to adopt
             await actors.start(lobby.adopt)
         await actors.start(partial(retention.run, store, config.retention))
@@ -422,7 +424,7 @@ async def _record(conn: ServerConnection, lobby: Lobby, match_id: str) -> Respon
         response.headers["Content-Type"] = "application/json"
         return response
     snapshot = unpack(stored.snapshot)
-    log_entries = [{k: v for k, v in unpack(e).items() if k != "e"} for e in stored.log]
+    log_entries = [public_entry(unpack(e)) for e in stored.log]
     seed = bytes(snapshot["seed"])
     body = {"record": unpack(raw), "game": snapshot["game"], "config": snapshot["config"],
             "seed": seed.hex(), "commit": commitment(seed), "log": log_entries}

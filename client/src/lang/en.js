@@ -355,6 +355,12 @@ const UI = {
     haveCode: "Have a code?", code: "Match code", join: "Join", watch: "Watch",
     notConnected: "Not connected yet; try again in a moment.",
   },
+  queue: {
+    rated: "Rated quick match",
+    ratedHint: "Rated: you meet someone near your rating, and the result moves both ratings.",
+    status: (rated, n, gap) => `${rated ? "Rated" : "Casual"} queue: ${n === null || n === undefined ? "…" : n === 1 ? "only you so far" : `${n} players waiting, you included`}${rated && gap ? `; you will meet anyone within ${gap} rating points` : ""}.`,
+    counts: (casual, rated) => `Waiting now with these settings: ${casual} casual, ${rated} rated.`,
+  },
   joining: (code) => `Joining match ${code}…`,
   finding: (code) => `Finding match ${code}…`,
   waiting: {
