@@ -999,10 +999,21 @@ class Lobby:
         actor = self.actors.get(mid) or await self.adopt_now(mid)
         core = actor.core if actor is not None else await self._core(mid, msg["id"])
         # A private match the sender may not see answers exactly as no match would.
-        if core is None or not (invited or self.may_see(core, conn.player)) or (
-                actor is None and core.status != "over"):
-            # (Not live here and not over: another server runs it.)
+        if core is None or not (invited or self.may_see(core, conn.player)):
             raise BadRequest(Code.NOT_FOUND, f"no match {mid!r} on this server", msg["id"])
+        if actor is None and core.status != "over":
+            # Not live here and not over: another process runs it (it took it between
+            # our look at its lease and now), or it is moving between processes.
+            owner = await self.router.owner_of(mid) if self.router is not None else None
+            if owner is not None and owner != self.owner and isinstance(conn, Connection):
+                self.router.forward(owner, conn, msg, mid)  # type: ignore[union-attr]
+                return
+            if self.router is None:
+                raise BadRequest(Code.NOT_FOUND, f"no match {mid!r} on this server",
+                                 msg["id"])
+            raise BadRequest(Code.BUSY, "this match is moving to another server process; "
+                             "resend the same message shortly", msg["id"],
+                             retry_after=1)
         if actor is not None:
             if attach:
                 conn.matches.add(mid)
