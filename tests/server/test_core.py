@@ -656,3 +656,30 @@ def test_a_live_match_holds_only_the_log_window_and_catches_up_from_the_store() 
     assert over["log"] is None  # the actor fills it from the store
     assert next(m for m in full.take(2) if m["t"] == "over")["log"] == [
         {k: v for k, v in e.items() if k not in ("e", "re", "b")} for e in full.log]
+
+
+def test_kickline_secret_choices_both_made_on_the_phases_first_version_are_accepted() -> None:
+    """In a secret phase both seats are prompted with the same version and answer it; the
+    second to arrive used to get stale_version every time (405 of 405 in the campaign)."""
+    import kickline
+
+    core = MatchCore(kickline.GAME, {}, match_id="k", config={
+        "mode": "standard", "board": 7, "teams": ["cyborgs", "oozes"]}, seed=SEED, now=0.0)
+    h = Host(core)
+    h.do(Sit(0, A, "Alice", conn=1, re="c"))
+    h.do(Sit(1, B, "Bob", conn=2, re="j"))
+    rng = random.Random(4)
+    secret_phases = stale = 0
+    now = 1.0
+    while core.status == "playing" and secret_phases < 4:
+        kind, seats, _ = core.to_act()
+        assert kind == "decide"
+        version = core._version()
+        choices = {s: rng.choice(core._legal(s)) for s in seats}  # all chosen on `version`
+        secret_phases += len(seats) == 2
+        for s in rng.sample(list(seats), len(seats)):
+            h.inbox.clear()
+            h.do(Decide(s + 1, (A, B)[s], f"{now}-{s}", version, choices[s]), now)
+            stale += any(m.get("code") == "stale_version" for m in h.inbox.get(s + 1, []))
+        now += 1
+    assert secret_phases == 4 and stale == 0
