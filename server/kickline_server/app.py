@@ -303,11 +303,6 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             router.handle, router.detach = lobby.handle_remote, lobby.detach_remote
             lobby.router = router
             await actors.start(router.run)
-        if node is not None:
-            node.summary = lambda: {"matches": len(lobby.actors),
-                                    "connections": sum(gate.connected.values())}
-            ops.nodes = node.nodes
-            await actors.start(node.keep, shutdown.set)  # a duplicate id: stop serving
 
         async def who(token: str) -> str | None:
             claim = tokens.verify(token)
@@ -330,6 +325,11 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                         conn, request, path) or _routes(
                         conn, request, lobby, path, query, tournaments, who))
         await actors.start(ops.watch)  # after the gate: it counts the gate's connections
+        if node is not None:
+            node.summary = lambda: {"matches": len(lobby.actors),
+                                    "connections": sum(gate.connected.values())}
+            ops.nodes = node.nodes
+            await actors.start(node.keep, shutdown.set)  # a duplicate id: stop serving
 
         async def handler(ws: ServerConnection) -> None:
             with gate.holding(ws) as address:
