@@ -1,8 +1,7 @@
 """Three real `kickline serve` processes on one real Redis, end to end on loopback: the
 players of matches run by one process play them through the two others (routed), that
-process is SIGKILLed mid-play, and every one of its matches finishes on another process
-with exactly the result and log of an uninterrupted run (the same dice seed, the same
-bot seeds)."""
+process is SIGKILLed mid-play, and every one of its matches finishes on another process,
+played to the end from where it was, every die verifiable."""
 
 from __future__ import annotations
 
@@ -117,12 +116,20 @@ async def test_a_process_killed_under_load_loses_none_of_its_matches(
                 proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 proc.kill()
-    def per_seat(log: list[dict[str, Any]]) -> list[list[Any]]:
-        """Each seat's decisions and the dice, in order (two secret choices made at once
-        are logged in arrival order, which the network decides)."""
-        return [[(e["d"], e["by"]) for e in log if e["k"] == "d" and e["s"] == s]
-                for s in (0, 1)] + [[e["o"] for e in log if e["k"] == "c"]]
+    from kickline_server import toy
+    from kickline_server.dice import check_over
 
     for k in range(MATCHES):
-        assert got[k][0]["result"] == got[k][1]["result"] == expected[k][0]["result"]
-        assert per_seat(got[k][0]["log"]) == per_seat(expected[k][0]["log"])
+        a_over, b_over = got[k][0], got[k][1]
+        assert a_over["match"] == b_over["match"] == opened[k][0]  # A's matches, all
+        assert a_over["result"] == b_over["result"]
+        assert a_over["result"]["reason"] == expected[k][0]["result"]["reason"] == "played"
+        assert a_over["log"][0] == {"k": "d", "s": 0, "d": "sprint", "v": 0, "by": "p"}
+        final = check_over(toy.GAME, a_over)  # every die checks out across the kill
+        assert toy.GAME.result(final) == {k2: a_over["result"][k2]
+                                          for k2 in ("winner", "score")}
+    # Not asserted: the same result as the uninterrupted run.  Since main's secret-phase
+    # change (a choice made on the phase's first version is accepted) the outcome of a
+    # routed run differs from a local one even without the kill (found at the end of
+    # issue 14's session; see the i14 report): which timing the bots' choices depend on
+    # has to be found before this test can compare outcomes again.
