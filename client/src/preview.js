@@ -90,7 +90,8 @@ export class Preview extends EventTarget {
     return this.call({ op: "local", fn, args: JSON.stringify(args) });
   }
 
-  verify(config, seed, log, seat) {
-    return this.call({ op: "verify", config: JSON.stringify(config), seed, log: JSON.stringify(log), seat });
+  verify(config, seed, log, seat, contributions) {
+    return this.call({ op: "verify", config: JSON.stringify(config), seed, log: JSON.stringify(log), seat,
+                       contributions: JSON.stringify(contributions === undefined ? null : contributions) });
   }
 }
