@@ -381,6 +381,7 @@ const UI = {
     over: (winner, score) => `${winner ? `${winner} won` : "A draw"}, ${score[0]} : ${score[1]}.`,
     badge: "On this device", gone: "This match is no longer kept on this device.",
     lobby: "Back to the lobby", failed: (why) => `The match stopped: ${why}`,
+  },
   queue: {
     rated: "Rated quick match",
     ratedHint: "Rated: you meet someone near your rating, and the result moves both ratings.",
