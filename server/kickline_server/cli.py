@@ -28,6 +28,7 @@ from .addresses import TrustedProxies
 from .app import ServerConfig, open_admin_store, run_server, tune_gc
 from .botclient import BotError, BotState, play
 from .budgets import Budgets
+from .challenges import ChallengeLimits
 from .cluster import DuplicateServer
 from .core import Clock
 from .identity import load_keyring, load_server_id, rotate_key
@@ -223,6 +224,8 @@ def _serve(args: argparse.Namespace) -> int:
             waiting_grace=opts.waiting_grace, reveal_timeout=opts.reveal_timeout,
             max_live_matches=opts.max_matches, snapshot_every=opts.snapshot_every,
             queue=queue,
+            challenges=ChallengeLimits(ttl=opts.challenge_ttl, outgoing=opts.challenges_out,
+                                       incoming=opts.challenges_in),
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
         admin_password=opts.admin_password, drain_timeout=opts.drain_timeout,
         worker=args.worker_index,
