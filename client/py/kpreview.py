@@ -9,6 +9,7 @@ case: this module only offers a second opinion and a look ahead.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import time
@@ -45,17 +46,36 @@ def consequence(view_json: str, decision: str) -> str:
     return json.dumps([e for e in events if e.get("t") not in ("decision", "forced")])
 
 
-def verify(config_json: str, seed_hex: str, log_json: str, seat: int | None) -> str:
-    """Replay a finished match's public log, checking every die against the seed.
+DICE_DOMAIN = b"kickline dice v1\x00"
 
-    The same algorithm as the server's ``core.verify``: ``random.Random`` seeded with the
-    seed as a big-endian integer, ``randrange`` of the total weight per chance event.
-    Returns ``{"ok", "error", "views"}``; ``views`` are the seat's views after each
-    decision, for the replay screen.
+
+def dice_seed(seed: bytes, contributions: list[str | None]) -> bytes:
+    """The server's ``dice.dice_seed``: sha256 of the domain, the server's seed and each
+    seat's 32-byte contribution (32 zero bytes for a seat without one)."""
+    parts = [DICE_DOMAIN, seed]
+    for c in contributions:
+        parts.append(bytes.fromhex(c) if c is not None else bytes(32))
+    return hashlib.sha256(b"".join(parts)).digest()
+
+
+def verify(config_json: str, seed_hex: str, log_json: str, seat: int | None,
+           contributions_json: str = "null") -> str:
+    """Replay a finished match's public log, checking every die against the dice seed.
+
+    The same algorithm as the server's ``dice.verify``: the dice seed from the server's
+    seed and the players' contributions (``contributions_json``: the ``over`` message's
+    list; ``null`` for a match from before contributions, whose dice came from the seed
+    alone), ``random.Random`` seeded with it as a big-endian integer, ``randrange`` of
+    the total weight per chance event.  Returns ``{"ok", "error", "views"}``; ``views``
+    are the seat's views after each decision, for the replay screen.
     """
     game = kickline.GAME
     log = json.loads(log_json)
-    rng = random.Random(int.from_bytes(bytes.fromhex(seed_hex), "big"))
+    seed = bytes.fromhex(seed_hex)
+    contributions = json.loads(contributions_json)
+    if contributions is not None:
+        seed = dice_seed(seed, contributions)
+    rng = random.Random(int.from_bytes(seed, "big"))
     state = game.setup(json.loads(config_json))
     views: list[Any] = []
     try:

@@ -85,7 +85,8 @@ export class Preview extends EventTarget {
     return this.call({ op: "consequence", view: JSON.stringify(view), decision }).catch(() => null);
   }
 
-  verify(config, seed, log, seat) {
-    return this.call({ op: "verify", config: JSON.stringify(config), seed, log: JSON.stringify(log), seat });
+  verify(config, seed, log, seat, contributions) {
+    return this.call({ op: "verify", config: JSON.stringify(config), seed, log: JSON.stringify(log), seat,
+                       contributions: JSON.stringify(contributions === undefined ? null : contributions) });
   }
 }

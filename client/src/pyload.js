@@ -12,7 +12,8 @@ export async function startRules(pyodide, wheelBytes, previewSource) {
   return {
     legal: (viewJson) => JSON.parse(mod.legal(viewJson)),
     consequence: (viewJson, decision) => JSON.parse(mod.consequence(viewJson, decision)),
-    verify: (configJson, seed, logJson, seat) => JSON.parse(mod.verify(configJson, seed, logJson, seat)),
+    verify: (configJson, seed, logJson, seat, contributionsJson) =>
+      JSON.parse(mod.verify(configJson, seed, logJson, seat, contributionsJson || "null")),
   };
 }
 

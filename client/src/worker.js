@@ -33,7 +33,7 @@ function handle(m) {
     let result;
     if (m.op === "legal") result = rules.legal(m.view);
     else if (m.op === "consequence") result = rules.consequence(m.view, m.decision);
-    else if (m.op === "verify") result = rules.verify(m.config, m.seed, m.log, m.seat);
+    else if (m.op === "verify") result = rules.verify(m.config, m.seed, m.log, m.seat, m.contributions || "null");
     else throw new Error(`unknown op ${m.op}`);
     postMessage({ id: m.id, ok: true, result, workerMs: performance.now() - t0 });
   } catch (e) {

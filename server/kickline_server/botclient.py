@@ -296,7 +296,11 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
                 after = msg.get("retry_after")  # the server's word, else one token's time
                 await anyio.sleep(after if isinstance(after, int | float) and 0 <= after <= 60
                                   else pacer.retry_after())
-                if last:  # resend the same message (idempotent), paced this time
+                if str(msg.get("re", "")).startswith("open:") and st.match is not None:
+                    # The match is moving between server processes: ask again.
+                    await send({"t": "open", "id": msg["re"], "match": st.match,
+                                "since": st.cursor})
+                elif last:  # resend the same message (idempotent), paced this time
                     await send(last[0])
             elif msg["code"] == "unknown_game":
                 raise BotError("unknown_game", msg["message"])

@@ -185,6 +185,8 @@ def _serve(args: argparse.Namespace) -> int:
             tick=opts.queue_tick, requeue_grace=opts.requeue_grace)
         if opts.snapshot_every < 1:
             raise config.ConfigError(f"snapshot_every={opts.snapshot_every} must be at least 1")
+        if opts.log_window < 1:
+            raise config.ConfigError(f"log_window={opts.log_window} must be at least 1")
     except ValueError as exc:  # ConfigError included: one line naming the setting
         _say(str(exc))
         return 2
@@ -223,6 +225,7 @@ def _serve(args: argparse.Namespace) -> int:
             grace=opts.grace, restart_grace=opts.restart_grace,
             waiting_grace=opts.waiting_grace, reveal_timeout=opts.reveal_timeout,
             max_live_matches=opts.max_matches, snapshot_every=opts.snapshot_every,
+            log_window=opts.log_window,
             queue=queue,
             challenges=ChallengeLimits(ttl=opts.challenge_ttl, outgoing=opts.challenges_out,
                                        incoming=opts.challenges_in),

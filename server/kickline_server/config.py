@@ -225,6 +225,9 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("idle_timeout", float, 900.0, "seconds a silent connection stays open"),
     Option("send_queue", int, 256, "messages queued per connection before it is dropped"),
     Option("inbox", int, 64, "commands queued per match"),
+    Option("log_window", int, 64,
+           "log entries a live match keeps in memory (older ones are read back from the "
+           "store for a reconnect that missed more)"),
     Option("snapshot_every", int, 32,
            "log entries between two whole snapshots of a match (the saves between append "
            "the log only; a restart replays that tail)"),

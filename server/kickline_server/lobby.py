@@ -34,6 +34,7 @@ from .addresses import address_key
 from .budgets import Budgets, Lockout, Rate
 from .challenges import ChallengeDesk, ChallengeLimits
 from .core import (
+    LOG_WINDOW,
     SNAPSHOT_EVERY,
     Cancel,
     Claim,
@@ -105,6 +106,7 @@ class LobbyLimits:
     """Seconds the first roll waits for committed dice contributions to be revealed."""
     reply_cache: int = 64
     snapshot_every: int = SNAPSHOT_EVERY
+    log_window: int = LOG_WINDOW
     max_live_matches: int = 20_000
     recent_ids: int = 10_000
     store_retry_after: float = 2.0
@@ -456,7 +458,7 @@ class Lobby:
         return {"grace": lim.grace, "waiting_ttl": lim.waiting_ttl,
                 "waiting_grace": lim.waiting_grace, "reveal_timeout": lim.reveal_timeout,
                 "reply_cache": lim.reply_cache, "restart_grace": lim.restart_grace,
-                "snapshot_every": lim.snapshot_every}
+                "snapshot_every": lim.snapshot_every, "log_window": lim.log_window}
 
     async def _load(self, mid: str) -> MatchCore | None:
         """The stored match (``None``: no such match); a match that cannot be restored
@@ -485,7 +487,8 @@ class Lobby:
                          reveal_timeout=self.limits.reveal_timeout,
                          reply_cache=self.limits.reply_cache, meta=meta,
                          restart_grace=self.limits.restart_grace,
-                         snapshot_every=self.limits.snapshot_every)
+                         snapshot_every=self.limits.snapshot_every,
+                         log_window=self.limits.log_window)
 
     async def _claim_code(self, match_id: str, length: int = CODE_LENGTH) -> str:
         while True:
@@ -1055,10 +1058,21 @@ class Lobby:
         actor = self.actors.get(mid) or await self.adopt_now(mid)
         core = actor.core if actor is not None else await self._core(mid, msg["id"])
         # A private match the sender may not see answers exactly as no match would.
-        if core is None or not (invited or self.may_see(core, conn.player)) or (
-                actor is None and core.status != "over"):
-            # (Not live here and not over: another server runs it.)
+        if core is None or not (invited or self.may_see(core, conn.player)):
             raise BadRequest(Code.NOT_FOUND, f"no match {mid!r} on this server", msg["id"])
+        if actor is None and core.status != "over":
+            # Not live here and not over: another process runs it (it took it between
+            # our look at its lease and now), or it is moving between processes.
+            owner = await self.router.owner_of(mid) if self.router is not None else None
+            if owner is not None and owner != self.owner and isinstance(conn, Connection):
+                self.router.forward(owner, conn, msg, mid)  # type: ignore[union-attr]
+                return
+            if self.router is None:
+                raise BadRequest(Code.NOT_FOUND, f"no match {mid!r} on this server",
+                                 msg["id"])
+            raise BadRequest(Code.BUSY, "this match is moving to another server process; "
+                             "resend the same message shortly", msg["id"],
+                             retry_after=1)
         if actor is not None:
             if attach:
                 conn.matches.add(mid)

@@ -68,7 +68,11 @@ def server_url(client_build: Path, tmp_path_factory: pytest.TempPathFactory) -> 
            # Every browser of every scenario comes from 127.0.0.1, and a fresh page load
            # is some 50 requests (one connection each): the per-address budget of 240
            # connections a minute would refuse files (429) to whichever test comes next.
-           "--connections-per-minute", "0"]
+           "--connections-per-minute", "0",
+           # The scenarios test the client, not the clock: on a busy machine a browser
+           # spent the default 30 s + 300 s bank and lost its match on timeouts (seen at
+           # load 30 in a whole-suite run), so every seat gets the most time there is.
+           "--decision-time", "3600", "--time-bank", "36000"]
     log = (data / "server.log").open("w")
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"

@@ -117,8 +117,11 @@ def chance(s: State) -> tuple[str, dict[str, Any], tuple[str, ...]]:
 def apply(
     s: State, seat: int, text: str, *, version: int | None = None
 ) -> tuple[State, list[Event]]:
-    """Apply ``seat``'s decision.  Raises and leaves ``s`` untouched if it is refused."""
-    if version is not None and version != s.version:
+    """Apply ``seat``'s decision.  Raises and leaves ``s`` untouched if it is refused.
+
+    ``version`` is the state's version the decision was made on: the current one, or in a
+    secret choice the one its phase began with (see :func:`same_phase`)."""
+    if version is not None and not same_phase(s, version):
         raise StaleVersion(s.version, version)
     if seat not in (0, 1):
         raise IllegalDecision(f"no seat {seat!r}")
@@ -151,6 +154,26 @@ def apply(
             c.secret = ("", "")
             SECRET[k].resolve(c, f, choice)
     return _finish(c, s.version + 1)
+
+
+def same_phase(s: State, version: int) -> bool:
+    """Whether a decision made on state ``version`` is still a decision about ``s``.
+
+    Always for the current version.  And in a secret choice (both sides choose in
+    secret, revealed together), also for the version the choice began with: the only
+    thing that can have happened since is the other side's secret choice, which changes
+    nothing this side could see or choose (its legal choices do not depend on it).  So
+    the second chooser, who chose on the first version like the first, is not refused
+    as stale and asked to send again.  A side filled by the engine (it had one legal
+    choice) did not move the version, so it never makes an older version good."""
+    if version == s.version:
+        return True
+    f = _top(s)
+    sec = SECRET.get(f[0])
+    if sec is None or version != s.version - 1:
+        return False
+    chosen = [side for side in (HOME, VISITORS) if s.secret[side]]
+    return len(chosen) == 1 and len(sec.legal(s, f, chosen[0])) > 1
 
 
 def apply_chance(
