@@ -83,6 +83,8 @@ def add_bot_options(b: argparse.ArgumentParser) -> None:
     b.add_argument("--teams", default="training,training",
                    help="MINE,THEIRS team ids (kickline: training, fire-demons, cyborgs, "
                         "telekinetics, oozes); a quick match reads only MINE")
+    b.add_argument("--rated", action="store_true",
+                   help="with --quick: the rated queue (the result moves both ratings)")
     b.add_argument("--private", action="store_true",
                    help="with --create: keep the match off the lobby's list")
     b.add_argument("--name", default="robot",
@@ -343,7 +345,7 @@ def _bot(args: argparse.Namespace) -> int:
         over = anyio.run(partial(
             play, url, how=how, code=args.join, game=args.game, config=config,
             strategy=args.strategy, name=args.name, seed=args.seed, clock=clock,
-            private=args.private, wait=wait, connect_timeout=args.connect_timeout,
+            private=args.private, rated=args.rated, wait=wait, connect_timeout=args.connect_timeout,
             on_code=announce, on_queued=queued, state=state))
     except Exception as exc:
         inner = _unwrap(exc)
