@@ -149,8 +149,22 @@ function draw() {
     </ol>
     <footer class="row">
       <span id="previewstate" class="muted">${previewBadge(mm)}</span>
+      ${me !== null && p.watch_code ? watchInvite(p.watch_code) : nothing}
       ${me !== null ? html`<button class="btn small" type="button" id="resign" @click=${() => { if (confirm(M.resignAsk)) resign(); }}>${M.resign}</button>` : nothing}
     </footer>`;
+}
+
+// A private match is seen only by its players, and by whoever they give its watch link
+// (docs/PROTOCOL.md, watch): the one way to invite a spectator.
+function watchInvite(code) {
+  const M = W.UI.match;
+  const link = `${location.origin}/#/watch/${code}`;
+  return html`<button class="btn small" type="button" id="watch-invite" @click=${async () => {
+    try {
+      if (navigator.share) await navigator.share({ title: "Kickline", text: M.watchInvite, url: link });
+      else { await navigator.clipboard.writeText(link); flash(M.watchCopied); }
+    } catch (e) { /* dismissed */ }
+  }}>${M.watchShare}</button>`;
 }
 
 addScreen({
