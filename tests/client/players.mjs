@@ -173,6 +173,12 @@ async function scenarioIdentity(browser) {
   await welcomed(b.page);
   const signedIn = await me(b.page);
   if (signedIn.player !== first.player) problems.push(`signed in as ${JSON.stringify(signedIn)}`);
+  // A shared phone signs out here: the cookie goes and the name screen asks who is here.
+  await b.page.goto(`${base}/#/profile`);
+  b.page.once("dialog", (d) => d.accept());
+  await b.page.locator("#signout-here").tap();
+  await b.page.waitForSelector("#name-form", { timeout: 15000 });
+  if ((await b.ctx.cookies()).some((k) => k.name === "kickline_token" && k.value)) problems.push("the cookie outlived signing out here");
   for (const p of [a, b, c]) await p.ctx.close();
   return { name, other, sockets, used, problems };
 }
