@@ -141,3 +141,19 @@ def test_every_level_is_offered_and_plays_legally() -> None:
     v, legal = kickline.view(m.state, 0), kickline.legal(m.state, 0)
     for level in LEVELS[:2]:
         assert BOTS[level](v, legal, random.Random(0)) in legal
+
+
+def test_a_coaching_choice_always_ends() -> None:
+    """At setup substitutions are unlimited (3.3.2) and formations can be dealt again and
+    again: the search still ends every Choice, in a few actions."""
+    s = kickline.new_game({"mode": "advanced", "board": 9, "teams": ["oozes", "cyborgs"]})
+    s, _ = kickline.apply_chance(s, "fortune")
+    s, _ = kickline.apply(s, 0, "toss home")
+    bot = SearchBot(TINY)
+    for seat in (0, 1):
+        for n in range(8):
+            if s.stack[-1][0] != "coach" or kickline.to_act(s)[1] != (seat,):
+                break
+            d = bot(kickline.view(s, seat), kickline.legal(s, seat), random.Random(n))
+            s, _ = kickline.apply(s, seat, d)
+        assert not (s.stack[-1][0] == "coach" and kickline.to_act(s)[1] == (seat,))

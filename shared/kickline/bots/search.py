@@ -126,12 +126,20 @@ class SearchBot:
         choice and the ones a coach would weigh (a Coaching Choice's substitutions,
         formations and its end; positioning and swaps are left to the policy)."""
         options = list(legal)
+        first = policy(s, seat, legal, random.Random(rng.randrange(1 << 30)))
+        top = s.stack[-1]
+        if top[0] == "coach" and ("finish" in options or "skip" in options):
+            # A Coaching Choice is a series of actions ended by a finish, and at setup its
+            # substitutions are unlimited: weighed against each other by playouts, they
+            # could go on forever.  So the search weighs ending it now against the
+            # policy's own action (it subs tired players, each once) and, before any
+            # action, the formations: every Choice ends.
+            ends = [d for d in options if d in ("finish", "skip")]
+            deals = [d for d in options if d.startswith("formation ")] if not top[3] else []
+            return list(dict.fromkeys([*ends, first, *deals]))
         if len(options) <= self.budget.candidates:
             return options
-        first = policy(s, seat, legal, random.Random(rng.randrange(1 << 30)))
-        kinds = ("skip", "finish", "sub", "formation")
-        keep = [d for d in options if d.split(" ", 1)[0] in kinds] or options
-        keep = [first] + [d for d in keep if d != first]
+        keep = [first] + [d for d in options if d != first]
         return keep[: self.budget.candidates]
 
     def _choose(self, s: State, seat: int, options: list[str], rng: random.Random,
