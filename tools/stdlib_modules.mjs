@@ -32,6 +32,12 @@ json.dumps(kickline.view(s, 0))
 `));
 rules.legal(JSON.stringify(view));
 rules.consequence(JSON.stringify(view), "toss home");
+rules.odds(JSON.stringify(view));
+// A local match (the tutorial, offline play): its host, the bot, a jump, the log.
+const lp = rules.local.start("check", JSON.stringify({ mode: "training", board: 7 }), JSON.stringify({ seat: 0, seed: 1, plan: { dice: ["fortune"], opponent: [] } }));
+rules.local.decide("check", lp.legal[0], "{}");
+rules.local.jump("check", JSON.stringify({ minute: 1 }));
+rules.local.log("check");
 const v = rules.verify(JSON.stringify({ mode: "training", board: 7 }), "00ff", "[]", 0);
 if (!v.ok) throw new Error("verify failed: " + v.error);
 if (stdlib) {

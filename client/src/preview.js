@@ -85,6 +85,12 @@ export class Preview extends EventTarget {
     return this.call({ op: "consequence", view: JSON.stringify(view), decision }).catch(() => null);
   }
 
+  // The exact odds of the view's decisions ({decision: odds}), or null.
+  odds(view) {
+    if (!this.ready) return Promise.resolve(null);
+    return this.call({ op: "odds", view: JSON.stringify(view) }).catch(() => null);
+  }
+
   verify(config, seed, log, seat) {
     return this.call({ op: "verify", config: JSON.stringify(config), seed, log: JSON.stringify(log), seat });
   }

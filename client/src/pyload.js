@@ -13,6 +13,13 @@ export async function startRules(pyodide, wheelBytes, previewSource) {
     legal: (viewJson) => JSON.parse(mod.legal(viewJson)),
     consequence: (viewJson, decision) => JSON.parse(mod.consequence(viewJson, decision)),
     verify: (configJson, seed, logJson, seat) => JSON.parse(mod.verify(configJson, seed, logJson, seat)),
+    odds: (viewJson) => JSON.parse(mod.odds(viewJson)),
+    local: {
+      start: (id, config, setup) => JSON.parse(mod.local_new(id, config, setup)),
+      decide: (id, decision, plan) => JSON.parse(mod.local_decide(id, decision, plan)),
+      jump: (id, changes) => JSON.parse(mod.local_jump(id, changes)),
+      log: (id) => JSON.parse(mod.local_log(id)),
+    },
   };
 }
 

@@ -32,6 +32,13 @@ def run(server_url: str, scenario: str, timeout: float = 280) -> dict[str, objec
     return out
 
 
+def test_a_newcomer_learns_the_game(server_url: str) -> None:
+    """How to play, the whole tutorial through the UI (overlays, fit, focus, axe), the
+    hidden-page title, the lessons, the lobby and the settings."""
+    out = run(server_url, "newcomer")
+    assert int(out["steps"]) >= 18  # type: ignore[call-overload]
+
+
 def test_two_players_by_link_play_to_the_end(server_url: str) -> None:
     out = run(server_url, "two-players")
     assert sorted(out["results"]) in (["You lose", "You win!"], ["A draw", "A draw"])  # type: ignore[type-var]

@@ -4,3 +4,6 @@ import "./name.js";
 import "./home.js";
 import "./join.js";
 import "./match.js";
+import "./rules.js";
+import "./settings.js";
+import "./tutorial.js";
