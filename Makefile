@@ -17,7 +17,7 @@ LINT := $(BIN)/ruff check .
 TYPECHECK := $(BIN)/mypy
 PYTEST := KICKLINE_SLOW=1 $(BIN)/pytest -p no:cacheprovider
 
-.PHONY: help setup system-packages test lint typecheck serve wheel client clean
+.PHONY: help setup system-packages test lint typecheck serve wheel client dist clean
 
 help:
 	@echo "make serve      run the server (embedded defaults) and serve the client"
@@ -26,6 +26,7 @@ help:
 	@echo "make typecheck  mypy --strict only"
 	@echo "make wheel      build the rules wheel into client/build/"
 	@echo "make client     build what the web client loads (wheel, trimmed Pyodide) into client/build/"
+	@echo "make dist       the kickline wheel, carrying the built client, into dist/"
 	@echo "make setup      what every target above does first"
 
 setup: $(PY_STAMP) $(NPM_STAMP) system-packages
@@ -47,12 +48,15 @@ $(NPM_STAMP): client/package.json client/package-lock.json
 			"Pyodide tests (they skip without it, except under CI)"; \
 	fi
 
-# Debian packages some tests use: redis-server (optional backend; nothing depends on it)
-# and chromium (browser tests).  Only root can install; anyone else gets told what to run.
+# Debian packages some tests use: redis-server (optional backend; nothing depends on it),
+# chromium (browser tests), caddy and docker-compose (deploy/'s files checked statically:
+# tests/tools/test_deploy.py).  Only root can install; anyone else gets told what to run.
 system-packages:
 	@need=""; \
 	command -v redis-server >/dev/null 2>&1 || need="$$need redis-server"; \
 	[ -x /usr/bin/chromium ] || need="$$need chromium"; \
+	command -v caddy >/dev/null 2>&1 || need="$$need caddy"; \
+	command -v docker-compose >/dev/null 2>&1 || need="$$need docker-compose"; \
 	if [ -z "$$need" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		echo "make setup: installing$$need"; \
@@ -87,6 +91,11 @@ wheel: setup
 # beside each (see tools/build_client.py; the first run compresses the wasm, ~2 minutes).
 client: setup
 	$(BIN)/python tools/build_client.py
+
+# The installable wheel: setup.py's build step builds the client (as `make client`) and
+# puts it in the wheel, so `pip install dist/kickline-*.whl && kickline serve` serves it.
+dist: setup
+	$(BIN)/python -m pip wheel --disable-pip-version-check --no-deps --wheel-dir dist .
 
 # The client runs the rules wheel, so serve the one built from this working tree.
 serve: client

@@ -8,15 +8,10 @@ import { startRouter, route, addChrome } from "./router.js";
 import { slot } from "./slots.js";
 import { runPreview, runOdds } from "./match-model.js";
 import { W } from "./words.js";
+import { hello } from "./identity.js";
 import "./screens/index.js";
 
 app.preview = new Preview();
-
-function hello() {
-  const token = LS.get("token");
-  if (token) return { t: "hello", versions: [1], token };
-  return { t: "hello", versions: [1], name: LS.get("name") || "player" };
-}
 
 function renderConn() {
   const c = document.querySelector("#conn");
@@ -70,8 +65,7 @@ app.startPreview = () => app.preview.start();
 
 function boot() {
   document.body.classList.add("ready");
-  renderConn();
-  if (LS.get("name") || LS.get("token")) app.startLink();
+  app.startLink(); // the kept token, else the server's cookie, else it asks for a name
   // A reload during a match goes straight back to it.
   const r = route();
   const last = LS.get("match");

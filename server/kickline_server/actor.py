@@ -22,10 +22,12 @@ import anyio
 from anyio.abc import TaskStatus
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
+from . import metrics
 from .core import (
     CancelTimer,
     Command,
     Connect,
+    Decide,
     Disconnect,
     Effect,
     Finished,
@@ -37,6 +39,7 @@ from .core import (
     TimerFired,
 )
 from .errlog import Throttled
+from .logs import MATCH
 from .protocol import Code, Message, error
 from .store import LeaseLost, Store, StoreUnavailable, pack, unpack
 
@@ -67,6 +70,8 @@ class Stats:
     persist_bytes: int = 0
     last_snapshot_bytes: int = 0
     retries: int = 0
+    retrying: int = 0
+    """Actors whose durable write is failing right now (``/readyz`` is 503 meanwhile)."""
     samples: list[float] = field(default_factory=list)
 
 
@@ -95,8 +100,11 @@ class Actor:
         self.timers: dict[str, float] = {}
         self.finished = False
         self.stopped = anyio.Event()
-        self._send: MemoryObjectSendStream[tuple[Command, Peer | None]]
-        self._recv: MemoryObjectReceiveStream[tuple[Command, Peer | None]]
+        self._waiters: dict[int, anyio.Event] = {}
+        # Each command carries the time it was queued: a decision's round trip is timed
+        # from there (metrics.DECISION_SECONDS).
+        self._send: MemoryObjectSendStream[tuple[Command, Peer | None, float]]
+        self._recv: MemoryObjectReceiveStream[tuple[Command, Peer | None, float]]
         self._send, self._recv = anyio.create_memory_object_stream(limits.inbox)
 
     @property
@@ -106,7 +114,7 @@ class Actor:
     def offer(self, cmd: Command, peer: Peer | None = None) -> bool:
         """Queue a command; ``False`` if the inbox is full or the actor has stopped."""
         try:
-            self._send.send_nowait((cmd, peer))
+            self._send.send_nowait((cmd, peer, time.perf_counter()))
         except (anyio.WouldBlock, anyio.ClosedResourceError, anyio.BrokenResourceError):
             return False
         return True
@@ -114,9 +122,23 @@ class Actor:
     async def put(self, cmd: Command, peer: Peer | None = None) -> None:
         """Queue a command, waiting for room; does nothing once the actor stopped."""
         with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
-            await self._send.send((cmd, peer))
+            await self._send.send((cmd, peer, time.perf_counter()))
+
+    @property
+    def queued(self) -> int:
+        """Commands waiting in the inbox."""
+        return self._send.statistics().current_buffer_used
+
+    async def call(self, cmd: Command) -> bool:
+        """Queue a command and wait until it has been handled and its effects carried
+        out (its ``Persist`` is durable); ``False`` if the actor stopped first."""
+        done = self._waiters[id(cmd)] = anyio.Event()
+        await self.put(cmd)
+        await done.wait()
+        return self._waiters.pop(id(cmd), None) is None  # _handle removed it: handled
 
     async def run(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        MATCH.set(self.match_id)  # this task's log lines name the match
         try:
             async with anyio.create_task_group() as tg:
                 if self.store.leases_expire:
@@ -125,23 +147,30 @@ class Actor:
                 try:
                     await self._loop()
                 except LeaseLost:
+                    metrics.LEASES_LOST.inc()
                     log.warning("match %s: lease lost, stopping", self.match_id)
                 tg.cancel_scope.cancel()
         finally:
             self._recv.close()
             self.stopped.set()
+            for waiter in self._waiters.values():
+                waiter.set()
 
     async def _loop(self) -> None:
         async with self._recv:
             while not self.finished:
-                item: tuple[Command, Peer | None] | None = None
+                item: tuple[Command, Peer | None, float] | None = None
                 delay = min(self.timers.values(), default=math.inf) - self.clock()
                 with anyio.move_on_after(max(0.0, delay)):
                     item = await self._recv.receive()
                 if item is None:
                     await self._fire_due()
                 else:
-                    await self._handle(*item)
+                    cmd, peer, queued = item
+                    await self._handle(cmd, peer)
+                    if type(cmd) is Decide:
+                        metrics.DECISIONS.inc()
+                        metrics.DECISION_SECONDS.observe(time.perf_counter() - queued)
 
     async def _fire_due(self) -> None:
         now = self.clock()
@@ -167,6 +196,9 @@ class Actor:
             return
         for e in effects:
             await self._carry_out(e)
+        waiter = self._waiters.pop(id(cmd), None)
+        if waiter is not None:
+            waiter.set()
         if isinstance(cmd, Disconnect):
             self.peers.pop(cmd.conn, None)
         elif peer is not None and peer.id not in self.core.conns:
@@ -182,7 +214,8 @@ class Actor:
             return
         self.core = MatchCore.restore(
             old.game, old.bots, unpack(stored.snapshot), [unpack(x) for x in stored.log],
-            grace=old.grace, waiting_ttl=old.waiting_ttl, reply_cache=old.reply_cache)
+            grace=old.grace, waiting_ttl=old.waiting_ttl, waiting_grace=old.waiting_grace,
+            reveal_timeout=old.reveal_timeout, reply_cache=old.reply_cache)
         self.timers.clear()
         now = self.clock()
         for e in self.core.handle(Resume(), now):
@@ -207,32 +240,55 @@ class Actor:
             self.timers.pop(e.key, None)
         elif isinstance(e, Finished):
             self.finished = True
+            self._log_result(e.result)
 
     async def _persist(self, e: Persist) -> None:
         snapshot = pack(e.snapshot)
         entries = [pack(x) for x in e.entries]
         delay = self.limits.retry_min
-        while True:
-            t0 = time.perf_counter()
-            try:
-                await self.store.save(self.match_id, snapshot, entries, e.start,
-                                      finished=e.finished, owner=self.owner)
-            except StoreUnavailable as exc:
-                self.stats.retries += 1
-                log.warning("match %s: store unavailable (%s); retrying in %.2fs",
-                            self.match_id, exc, delay)
-                await anyio.sleep(delay)
-                delay = min(delay * 2, self.limits.retry_max)
-                continue
-            dt = time.perf_counter() - t0
-            s = self.stats
-            s.persists += 1
-            s.persist_seconds += dt
-            s.persist_bytes += len(snapshot) + sum(map(len, entries))
-            s.last_snapshot_bytes = len(snapshot)
-            if len(s.samples) < 100_000:
-                s.samples.append(dt)
-            return
+        failing = False
+        try:
+            while True:
+                t0 = time.perf_counter()
+                try:
+                    await self.store.save(self.match_id, snapshot, entries, e.start,
+                                          finished=e.finished, owner=self.owner)
+                except StoreUnavailable as exc:
+                    if not failing:
+                        failing = True
+                        self.stats.retrying += 1
+                    self.stats.retries += 1
+                    metrics.STORE_RETRIES.inc()
+                    log.warning("match %s: store unavailable (%s); retrying in %.2fs",
+                                self.match_id, exc, delay)
+                    await anyio.sleep(delay)
+                    delay = min(delay * 2, self.limits.retry_max)
+                    continue
+                dt = time.perf_counter() - t0
+                metrics.PERSIST_SECONDS.observe(dt)
+                s = self.stats
+                s.persists += 1
+                s.persist_seconds += dt
+                s.persist_bytes += len(snapshot) + sum(map(len, entries))
+                s.last_snapshot_bytes = len(snapshot)
+                if len(s.samples) < 100_000:
+                    s.samples.append(dt)
+                return
+        finally:
+            if failing:
+                self.stats.retrying -= 1
+
+    def _log_result(self, result: Message) -> None:
+        """One line per finished match, with its players, result and reason."""
+        core = self.core
+        reason = str(result.get("reason"))
+        metrics.FINISHED.labels(reason).inc()
+        players = [None if s is None else s.player for s in core.seats]
+        log.info("match %s finished: %s, winner %s, score %s", self.match_id, reason,
+                 result.get("winner"), result.get("score"),
+                 extra={"event": "match_finished", "game": core.game.name,
+                        "config": core.config, "players": players, "result": result,
+                        "reason": reason, "log_entries": len(core.log)})
 
     async def _keep_lease(self, scope: anyio.CancelScope) -> None:
         ttl = self.limits.lease_ttl

@@ -12,10 +12,16 @@ where ``turn`` counts the seat's earlier decisions (the prompt's ``turns``): unl
 the version, that does not depend on which seat's secret choice reached the server
 first, so a whole match is reproducible from the seeds, across reconnects and
 server restarts.
+
+The bot contributes to the dice like a browser does (``docs/PROTOCOL.md``, "Provably
+fair dice"): it commits to 32 bytes with its lobby request and reveals them once its
+match has started.  With a ``seed`` they are ``sha256("<seed>:dice")``, so seeded
+matches stay reproducible; without, they are random.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
 import secrets
@@ -28,6 +34,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from . import games
+from .dice import commitment
 from .protocol import PROTOCOL_VERSIONS, Message, decode_replies, encode
 
 log = logging.getLogger(__name__)
@@ -48,6 +55,8 @@ class BotState:
     reconnects: int = 0
     events: list[Any] = field(default_factory=list)
     round_trips: list[float] = field(default_factory=list)
+    contribution: bytes | None = None
+    """The bot's dice contribution (kept across reconnects until revealed)."""
 
 
 async def play(
@@ -58,7 +67,7 @@ async def play(
     game: str = "kickline",
     config: Mapping[str, Any] | None = None,
     strategy: str = "random",
-    name: str = "bot",
+    name: str = "robot",
     seed: str | None = None,
     clock: Mapping[str, Any] | None = None,
     private: bool = False,
@@ -75,8 +84,11 @@ async def play(
     if how not in ("quick", "create", "join"):
         raise ValueError("how is quick, create or join")
     bot = games.get(game).bots[strategy]
-    seed = seed if seed is not None else secrets.token_hex(8)
     st = state or BotState()
+    if st.contribution is None:
+        st.contribution = (hashlib.sha256(f"{seed}:dice".encode()).digest()
+                           if seed is not None else secrets.token_bytes(32))
+    seed = seed if seed is not None else secrets.token_hex(8)
     delay = 0.05
     while True:
         try:
@@ -109,7 +121,9 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
     if st.token:
         hello["token"] = st.token
     else:
-        hello["name"] = name
+        # Every player is an account with a name of its own: a suffix keeps bots that
+        # share a --name from colliding (the server refuses a taken name).
+        hello["name"] = f"{name[:13]}-{secrets.token_hex(3)}"
     await send(hello)
     welcome = decode_replies(await ws.recv())[0]
     if welcome["t"] != "welcome":
@@ -118,17 +132,18 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
     if st.match is not None:
         await send({"t": "open", "id": f"open:{st.reconnects}", "match": st.match,
                     "since": st.cursor})
-    elif how == "create":
-        req: Message = {"t": "create", "id": "lobby", "game": game, "config": config,
-                        "private": private}
-        if clock:
-            req["clock"] = dict(clock)
-        await send(req)
-    elif how == "join":
-        await send({"t": "join", "id": "lobby", "code": code or ""})
     else:
-        req = {"t": "quick", "id": "lobby", "game": game, "config": config}
-        if clock:
+        assert st.contribution is not None
+        commit = commitment(st.contribution)
+        if how == "create":
+            req: Message = {"t": "create", "id": "lobby", "game": game, "config": config,
+                            "private": private, "dice_commit": commit}
+        elif how == "join":
+            req = {"t": "join", "id": "lobby", "code": code or "", "dice_commit": commit}
+        else:
+            req = {"t": "quick", "id": "lobby", "game": game, "config": config,
+                   "dice_commit": commit}
+        if clock and how != "join":
             req["clock"] = dict(clock)
         await send(req)
     pending: dict[str, float] = {}
@@ -144,6 +159,7 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
                                  m["legal"], pending)]
 
     dropped = False
+    revealed: list[bool] = []
 
     async def handle(msg: Message) -> Message | None:
         """Act on one message; returns the ``over`` message when the match ends."""
@@ -171,6 +187,13 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
                 await decide(msg)
         elif t == "prompt" and msg["match"] == st.match:
             st.seat = msg["seat"]
+            seat = st.seat if st.seat is not None else 0
+            if (msg["status"] == "playing" and msg.get("commits", [None, None])[seat]
+                    and not msg["revealed"][seat] and not revealed):
+                revealed.append(True)  # once per connection; a later prompt says if it took
+                assert st.contribution is not None
+                await send({"t": "reveal", "id": "reveal", "match": st.match,
+                            "dice": st.contribution.hex()})
             st.events.extend(msg["events"])
             st.cursor = msg["next"]
             if msg["legal"]:

@@ -9,20 +9,31 @@ import signal
 import sys
 from collections.abc import Sequence
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import anyio
 
-from . import config, games
+from . import config, games, logs
+from .accounts import name_key
 from .actor import ActorLimits
 from .addresses import TrustedProxies
-from .app import CLIENT_DIR, DataDirInUse, ServerConfig, run_server, tune_gc
+from .app import (
+    DataDirInUse,
+    ServerConfig,
+    open_admin_store,
+    run_server,
+    tune_gc,
+)
 from .botclient import BotError, play
 from .budgets import Budgets
 from .core import Clock
+from .identity import rotate_key
 from .lobby import LobbyLimits
 from .protocol import Limits
-from .store import StoreUnavailable
+from .static import StaticLimits
+from .store import SchemaTooNew, StoreUnavailable
+from .tournaments import TournamentLimits
 from .transport import TransportLimits
 
 
@@ -37,6 +48,23 @@ def _parser() -> argparse.ArgumentParser:
     config.add_arguments(s)
     # Test only: fix every match's dice seed (hex).  Hidden: never for real play.
     s.add_argument("--insecure-fixed-seed", default=None, help=argparse.SUPPRESS)
+
+    k = sub.add_parser("rotate-key", help="put a new token signing key first in the data "
+                       "directory's key file (old tokens keep working; a server reads it at "
+                       "its next start)")
+    k.add_argument("--data-dir", type=Path, default=config.default_data_dir())
+    k.add_argument("--log-level", default="WARNING")
+
+    a = sub.add_parser("admin", help="grant or revoke the organiser role (who may create "
+                       "and run tournaments); works while the server runs",
+                       description="The organiser role: kickline admin grant NAME | revoke "
+                       "NAME | list.  The first account of a fresh server holds it already.")
+    a.add_argument("action", choices=["grant", "revoke", "list"])
+    a.add_argument("name", nargs="?", help="the player's name (as on their profile)")
+    a.add_argument("--data-dir", type=Path, default=config.default_data_dir())
+    a.add_argument("--redis-url", default=None, help="the server's Redis, if it uses one")
+    a.add_argument("--redis-prefix", default="kl:")
+    a.add_argument("--log-level", default="WARNING")
 
     b = sub.add_parser("bot", help="play one match over the network with a bot")
     b.add_argument("--url", required=True, help="ws://HOST:PORT (the /ws path is added)")
@@ -53,7 +81,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="MINE,THEIRS team ids (kickline: training, fire-demons, cyborgs, "
                         "telekinetics, oozes); a quick match reads only MINE")
     b.add_argument("--private", action="store_true")
-    b.add_argument("--name", default="bot")
+    b.add_argument("--name", default="robot",
+                   help="the bot's name; a random suffix keeps it unique (robot-3fa2c1)")
     b.add_argument("--seed", default=None, help="make the bot's choices reproducible")
     b.add_argument("--decision-time", type=float, default=None)
     b.add_argument("--log-level", default="WARNING")
@@ -70,13 +99,14 @@ def _serve(args: argparse.Namespace) -> int:
     if args.print_config:
         print(opts.describe())
         return 0
-    logging.getLogger().setLevel(opts.log_level)
+    logs.setup(opts.log_level, opts.log_format)
     secret = opts.secret_file.read_text().strip() if opts.secret_file else None
     server = ServerConfig(
         host=opts.host, port=opts.port, data_dir=opts.data_dir, redis_url=opts.redis_url,
-        secret=secret, client_dir=opts.client_dir or CLIENT_DIR,
+        secret=secret, client_dir=opts.client_dir,
         max_connections_per_address=opts.max_connections_per_address,
         trusted_proxies=trusted,
+        static=StaticLimits(stall=opts.static_stall, min_rate=opts.static_min_rate),
         budgets=Budgets(**{name: opts.values[name] for name in Budgets.__dataclass_fields__}),
         compression=opts.compression, sqlite_synchronous=opts.sqlite_synchronous,
         transport=TransportLimits(
@@ -86,11 +116,15 @@ def _serve(args: argparse.Namespace) -> int:
         lobby=LobbyLimits(
             clock=Clock(decision=opts.decision_time, bank=opts.time_bank,
                         max_timeouts=opts.max_timeouts),
-            grace=opts.grace, waiting_grace=opts.waiting_grace,
+            grace=opts.grace, restart_grace=opts.restart_grace,
+            waiting_grace=opts.waiting_grace, reveal_timeout=opts.reveal_timeout,
             max_live_matches=opts.max_matches,
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
+        admin_password=opts.admin_password,
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
         else None,
+        tournaments=TournamentLimits(pairing_timeout=opts.pairing_timeout,
+                                     max_tournaments=opts.max_tournaments),
     )
 
     async def main() -> None:
@@ -112,6 +146,9 @@ def _serve(args: argparse.Namespace) -> int:
     except Exception as exc:
         inner = _unwrap(exc)
         if isinstance(inner, DataDirInUse):
+            print(f"kickline: {inner}", file=sys.stderr)
+            return 2
+        if isinstance(inner, SchemaTooNew):
             print(f"kickline: {inner}", file=sys.stderr)
             return 2
         if isinstance(inner, StoreUnavailable):
@@ -165,12 +202,62 @@ def _bot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _admin(args: argparse.Namespace) -> int:
+    """``kickline admin``: one line saying what was done, or what is wrong and what to do."""
+    if args.action != "list" and not args.name:
+        print(f"kickline: admin {args.action} needs a player's name", file=sys.stderr)
+        return 2
+
+    async def run() -> int:
+        store = await open_admin_store(args.data_dir, args.redis_url, args.redis_prefix)
+        try:
+            if args.action == "list":
+                names = []
+                for player in sorted(await store.organisers()):
+                    account = await store.account(player)
+                    names.append(account.name if account else f"(unknown player {player})")
+                print("\n".join(sorted(names)) if names else "no organisers yet (the first "
+                      "account made on this server becomes one)")
+                return 0
+            account = await store.account_by_name(name_key(args.name))
+            if account is None:
+                print(f"kickline: there is no player called {args.name!r} on this server "
+                      "(they must open the site and choose that name first)", file=sys.stderr)
+                return 1
+            if args.action == "grant":
+                await store.grant_organiser(account.player)
+                print(f"{account.name} is now an organiser")
+            else:
+                await store.revoke_organiser(account.player)
+                print(f"{account.name} is no longer an organiser")
+            return 0
+        finally:
+            await store.aclose()
+
+    try:
+        return anyio.run(run)
+    except (StoreUnavailable, SchemaTooNew, OSError) as exc:
+        print(f"kickline: cannot open the store: {exc}", file=sys.stderr)
+        return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=getattr(args, "log_level", "INFO").upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
         return _serve(args)
+    if args.command == "rotate-key":
+        try:
+            kid = rotate_key(args.data_dir)
+        except (OSError, ValueError) as exc:
+            print(f"kickline: cannot rotate the key in {args.data_dir}: {exc}", file=sys.stderr)
+            return 2
+        print(f"new signing key {kid} in {args.data_dir / 'secret.key'}; restart the server "
+              "to use it (tokens signed by the older keys keep working)")
+        return 0
+    if args.command == "admin":
+        return _admin(args)
     return _bot(args)
 
 

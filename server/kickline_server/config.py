@@ -33,6 +33,17 @@ def default_data_dir() -> Path:
     return Path.home() / ".local" / "share" / "kickline"
 
 
+def find_client_dir() -> Path:
+    """The web client to serve: the one a wheel installs beside this package
+    (``kickline_server/client``, put there by ``setup.py``'s build step), else the
+    working tree's ``client/`` (an editable install, or running from a checkout)."""
+    here = Path(__file__).resolve().parent
+    installed = here / "client"
+    if (installed / "index.html").is_file():
+        return installed
+    return here.parents[1] / "client"
+
+
 def _mask_url(value: Any) -> str:
     """A URL with its password (if any) replaced by ``***``."""
     parts = urlsplit(str(value))
@@ -128,8 +139,11 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("secret_file", Path, None,
            "file holding the token secret (default: generated in the data dir)"),
     Option("client_dir", Path, None, "static files to serve at / (the web client)",
-           default_text="the client installed with the package"),
-    Option("grace", float, 60.0, "seconds a dropped player keeps the seat"),
+           default_text="the client installed with the package, else the checkout's client/"),
+    Option("grace", float, 60.0, "seconds a player may be away before the opponent may "
+           "claim the win (being away never forfeits by itself)"),
+    Option("restart_grace", float, 60.0, "seconds added to every owed decision's clock "
+           "when matches resume after a restart"),
     Option("decision_time", float, 30.0, "free seconds per decision"),
     Option("time_bank", float, 300.0, "seconds of time bank per seat"),
     Option("max_timeouts", int, 3, "timeouts in a row that forfeit"),
@@ -161,8 +175,14 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("max_lockout", float, 3600.0, "the longest code lockout, in seconds"),
     Option("watches_per_minute", int, 30, "watch requests per player per minute"),
     Option("watches_per_minute_per_address", int, 120, "watch requests per address per minute"),
+    Option("reveal_timeout", float, 20.0,
+           "seconds the first roll waits for the players' dice contributions"),
     Option("waiting_grace", float, 120.0,
            "seconds a waiting match outlives its creator's last connection"),
+    Option("static_stall", float, 20.0,
+           "seconds a client may take to accept a chunk of a static file before it is cut off"),
+    Option("static_min_rate", float, 16384.0,
+           "bytes per second a static download must average after its first minute"),
     Option("handshake_timeout", float, 10.0, "seconds to wait for a new client's hello"),
     Option("idle_timeout", float, 900.0, "seconds a silent connection stays open"),
     Option("send_queue", int, 256, "messages queued per connection before it is dropped"),
@@ -171,6 +191,9 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "seconds a match's lease lasts unrenewed (with Redis: how soon another "
            "process adopts the matches of one that died)"),
     Option("max_matches", int, 20_000, "live matches per process"),
+    Option("pairing_timeout", float, 600.0, "seconds one Swiss pairing may take (1,000 "
+           "players take tens of seconds)"),
+    Option("max_tournaments", int, 200, "unfinished tournaments per server"),
     Option("compression", bool, False,
            "offer permessage-deflate to clients (off: it costs server CPU)"),
     Option("sqlite_synchronous", str, "NORMAL",
@@ -178,6 +201,12 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "group commit", choices=("OFF", "NORMAL", "FULL", "EXTRA")),
     Option("log_level", str, "INFO", "DEBUG, INFO, WARNING or ERROR",
            choices=("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")),
+    Option("log_format", str, "text",
+           "text, or json: one JSON object per line, with the match, player and "
+           "tournament ids", choices=("text", "json")),
+    Option("admin_password", str, None,
+           "opens the operator's status page /status (HTTP Basic auth, user admin)",
+           mask=_mask_all),
 )
 """Every ``kickline serve`` option.  Add one here and it has a flag, a variable, a
 file key, a help line and a line in ``--print-config``."""
@@ -294,4 +323,6 @@ def resolve(given: argparse.Namespace | Mapping[str, Any],
             sources[o.name] = "default"
     if values["data_dir"] is None:
         values["data_dir"] = default_data_dir()
+    if values["client_dir"] is None:
+        values["client_dir"] = find_client_dir()
     return Settings(values, sources, path)

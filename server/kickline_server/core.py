@@ -20,25 +20,37 @@ Driving contract:
    match is over (its connections may still be answered).
 3. Connections are small integers chosen by the host: ``Connect`` attaches one to a
    seat (or as a spectator), ``Disconnect`` detaches it.  The core never closes them.
+
+Presence: a seat with no connection is *away*.  Being away costs a player only what
+their clock costs them: a decision they owe runs its clock as if they were there (the
+default decision when it runs out, a forfeit after ``max_timeouts`` in a row), and a
+seat that owes nothing loses nothing.  After ``grace`` seconds away, the opponent may
+``Claim`` the win or keep waiting; nothing ends a match just because a seat is away.
+After a restart (``Resume``) every owed decision starts afresh with ``restart_grace``
+extra seconds, and the away time before a claim counts from the restart.
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from kickline.game import Game, Outcome, Plain, ToAct
+from kickline.game import Game, Plain, ToAct
 
+from .dice import commitment, dice, dice_seed, parse_contribution, sample, verify
 from .games import Bot
 from .protocol import Code, Message, MsgId, error
 
-FORMAT: Final = 2
+__all__ = ["commitment", "dice", "sample", "verify"]  # re-exported: they lived here first
+
+FORMAT: Final = 3
 """Snapshot format version (1: replies stored as whole ``ack`` messages; 2: as
-``[seat, id, version]``, which rebuilds the same ``ack``).  Both are restored."""
+``[seat, id, version]``, which rebuilds the same ``ack``; 3: the players' dice
+commitments and contributions, and the dice seed derived from them).  All are
+restored; a match from before format 3 keeps rolling from the server's seed alone."""
 
 ERROR_CODES: Final = {
     "MalformedDecision": Code.MALFORMED_DECISION,
@@ -96,6 +108,18 @@ class Sit:
     bot: str | None = None
     conn: int | None = None
     re: MsgId | None = None
+    commit: str | None = None
+    """The player's dice commitment (``sha256`` hex of their contribution), if any."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """The player reveals their dice contribution (64 hex digits)."""
+
+    conn: int
+    player: str
+    re: MsgId
+    contribution: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +158,33 @@ class Resign:
 
 
 @dataclass(frozen=True, slots=True)
+class Claim:
+    """The sender's opponent has been away ``grace`` seconds: end the match, won by the
+    sender (``reason: "claimed"``)."""
+
+    conn: int
+    player: str
+    re: MsgId
+
+
+@dataclass(frozen=True, slots=True)
+class Reserve:
+    """Reserve both seats of a waiting match for two named players (``(player id,
+    name)`` per seat): only they may sit.  If ``start_by`` passes with one seat taken,
+    its player wins (``reason: "no_show"``); with none, nobody does
+    (``"no_show_both"``).  Persisted at once."""
+
+    players: tuple[tuple[str, str], tuple[str, str]]
+    start_by: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Cancel:
+    """End the match now without a result (``reason: "cancelled"``): its outcome was
+    decided elsewhere (a tournament organiser adjudicated or re-paired its board)."""
+
+
+@dataclass(frozen=True, slots=True)
 class TimerFired:
     key: str
 
@@ -143,7 +194,8 @@ class Resume:
     """After a restore: restart the clocks of owed decisions and the grace windows."""
 
 
-Command = Sit | Connect | Disconnect | Decide | Resign | TimerFired | Resume
+Command = (Sit | Connect | Disconnect | Decide | Resign | Reveal | Claim | Reserve | Cancel
+           | TimerFired | Resume)
 
 
 # --- effects ----------------------------------------------------------------------
@@ -183,54 +235,6 @@ class Finished:
 
 
 Effect = Persist | Send | SetTimer | CancelTimer | Finished
-
-
-# --- dice ---------------------------------------------------------------------------
-
-
-def commitment(seed: bytes) -> str:
-    """The hash commitment sent at match start: ``sha256(seed)`` in hex."""
-    return hashlib.sha256(seed).hexdigest()
-
-
-def dice(seed: bytes) -> random.Random:
-    """The match's dice: ``random.Random`` seeded with the seed read as a big-endian
-    unsigned integer."""
-    return random.Random(int.from_bytes(seed, "big"))
-
-
-def sample(rng: random.Random, outcomes: Sequence[Outcome]) -> tuple[str, int]:
-    """One chance outcome: ``r = rng.randrange(total weight)``, then the first outcome,
-    in the order the ruleset lists them, whose cumulative weight exceeds ``r``.
-    Returns ``(value, total)``."""
-    total = sum(o.weight for o in outcomes)
-    if total <= 0:
-        raise ValueError("chance outcomes with no weight")
-    r = rng.randrange(total)
-    for o in outcomes:
-        if r < o.weight:
-            return o.value, total
-        r -= o.weight
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def verify(game: Game, config: Mapping[str, Plain], seed: bytes, log: Sequence[Plain]) -> Any:
-    """Replay a finished match's public log and check every roll against ``seed``.
-
-    Returns the final state; raises ``ValueError`` on the first roll that does not
-    match.  This is the check a player runs after the seed is revealed."""
-    rng = dice(seed)
-    state = game.setup(config)
-    for i, entry in enumerate(log):
-        if entry["k"] == "d":
-            state, _ = game.apply(state, entry["s"], entry["d"])
-        elif entry["k"] == "c":
-            value, _ = sample(rng, game.chance_outcomes(state))
-            if value != entry["o"]:
-                raise ValueError(f"log entry {i}: the seed gives {value!r}, log says "
-                                 f"{entry['o']!r}")
-            state, _ = game.apply_chance(state, value)
-    return state
 
 
 # --- the core -----------------------------------------------------------------------
@@ -278,8 +282,10 @@ class MatchCore:
         grace: float = 60.0,
         waiting_ttl: float = 3600.0,
         waiting_grace: float = 120.0,
+        reveal_timeout: float = 20.0,
         reply_cache: int = 64,
         meta: Mapping[str, Plain] | None = None,
+        restart_grace: float = 60.0,
     ) -> None:
         self.game = game
         self.bots = bots
@@ -289,11 +295,14 @@ class MatchCore:
         self.commit = commitment(seed)
         self.clock = clock
         self.grace = grace
+        self.restart_grace = restart_grace
         self.waiting_ttl = waiting_ttl
         self.waiting_grace = waiting_grace
         self.reply_cache = reply_cache
         self.meta: dict[str, Plain] = dict(meta or {})
         self.created = now
+        self.ended: float | None = None
+        self._now = now
         self.status = "waiting"  # waiting | playing | over
         self.seats: list[SeatInfo | None] = [None, None]
         self.state: Any = None
@@ -301,7 +310,15 @@ class MatchCore:
         self.log: list[Plain] = []
         self.events: list[Plain] = []
         self.persisted = 0
-        self.rng = dice(seed)
+        self.reveal_timeout = reveal_timeout
+        self.commits: list[str | None] = [None, None]
+        self.contributions: list[bytes | None] = [None, None]
+        self.dice_seed: bytes | None = None
+        """Fixed once every committed contribution is in (or the reveal time is up)."""
+        self.contributing = True
+        """False for a match restored from before contributions (format < 3)."""
+        self.rng: random.Random | None = None
+        self.reveal_since = now
         self.bank = [clock.bank, clock.bank]
         self.timeouts = [0, 0]
         self.turns = [0, 0]
@@ -325,6 +342,7 @@ class MatchCore:
             "clock": self.clock.plain(),
             "meta": self.meta,
             "created": self.created,
+            "ended": self.ended,
             "status": self.status,
             "seats": [s.plain() if s else None for s in self.seats],
             "state": None if self.state is None else self.game.to_plain(self.state),
@@ -333,6 +351,9 @@ class MatchCore:
             "bank": list(self.bank),
             "timeouts": list(self.timeouts),
             "replies": [[r.who, r.re, r.version] for r in self.replies.values()],
+            "commits": list(self.commits),
+            "contributions": list(self.contributions),
+            "dice_seed": self.dice_seed,
         }
 
     @classmethod
@@ -346,29 +367,45 @@ class MatchCore:
         grace: float = 60.0,
         waiting_ttl: float = 3600.0,
         waiting_grace: float = 120.0,
+        reveal_timeout: float = 20.0,
         reply_cache: int = 64,
+        restart_grace: float = 60.0,
     ) -> MatchCore:
         """Rebuild a core from its last snapshot and its log (entries past the
         snapshot's ``log_len`` are ignored: they were never acknowledged)."""
-        if snapshot.get("format") not in (1, FORMAT) or snapshot.get("game") != game.name:
+        if snapshot.get("format") not in (1, 2, FORMAT) or snapshot.get("game") != game.name:
             raise ValueError("snapshot is not of this format or game")
         core = cls(
             game, bots, match_id=snapshot["match"], config=snapshot["config"],
             seed=bytes(snapshot["seed"]), now=snapshot["created"],
             clock=Clock.from_plain(snapshot["clock"]), grace=grace, waiting_ttl=waiting_ttl,
-            waiting_grace=waiting_grace, reply_cache=reply_cache, meta=snapshot["meta"],
+            waiting_grace=waiting_grace, reveal_timeout=reveal_timeout,
+            reply_cache=reply_cache, meta=snapshot["meta"], restart_grace=restart_grace,
         )
         core.status = snapshot["status"]
+        core.ended = snapshot.get("ended")
         core.seats = [SeatInfo(**s) if s else None for s in snapshot["seats"]]
         if snapshot["state"] is not None:
             core.state = game.from_plain(snapshot["state"])
         core.result = snapshot["result"]
+        if snapshot["format"] < 3:  # before contributions: the server's seed alone
+            core.contributing = False
+            if core.status != "waiting":
+                core._fix_dice(seed=core.seed)
+        else:
+            core.commits = list(snapshot["commits"])
+            core.contributions = [None if c is None else bytes(c)
+                                  for c in snapshot["contributions"]]
+            if snapshot["dice_seed"] is not None:
+                core._fix_dice(seed=bytes(snapshot["dice_seed"]))
         core.log = list(log[: snapshot["log_len"]])
         if len(core.log) != snapshot["log_len"]:
             raise ValueError("the log is shorter than the snapshot says")
         for entry in core.log:
             core.events.extend(entry.get("e", ()))
             if entry["k"] == "c":
+                if core.rng is None:
+                    raise ValueError("a roll in the log before the dice were fixed")
                 core.rng.randrange(entry["w"])
             elif entry["k"] == "d":
                 core.turns[entry["s"]] += 1
@@ -398,7 +435,20 @@ class MatchCore:
         if self.status != "playing":
             return ("over" if self.status == "over" else "waiting", (), False)
         ta = self._game_to_act()
+        if ta.kind == "chance" and self.dice_seed is None:
+            return "reveal", tuple(self._unrevealed()), False
         return ta.kind, tuple(ta.seats), ta.secret
+
+    def _unrevealed(self) -> list[int]:
+        """Seats that committed to a contribution and have not revealed it."""
+        return [s for s in (0, 1) if self.commits[s] is not None
+                and self.contributions[s] is None]
+
+    def _fix_dice(self, seed: bytes | None = None) -> None:
+        """From now on the dice are fixed: derived from the server's seed and every
+        contribution in (or ``seed``, as restored)."""
+        self.dice_seed = seed if seed is not None else dice_seed(self.seed, self.contributions)
+        self.rng = dice(self.dice_seed)
 
     def _game_to_act(self) -> ToAct:
         """``game.to_act(state)``, asked once per state (states are immutable)."""
@@ -415,6 +465,7 @@ class MatchCore:
 
     def handle(self, cmd: Command, now: float) -> list[Effect]:
         p = _Pending()
+        self._now = now
         if isinstance(cmd, Sit):
             self._sit(cmd, now, p)
         elif isinstance(cmd, Connect):
@@ -425,6 +476,15 @@ class MatchCore:
             self._decide(cmd, now, p)
         elif isinstance(cmd, Resign):
             self._resign(cmd, now, p)
+        elif isinstance(cmd, Reveal):
+            self._reveal(cmd, now, p)
+        elif isinstance(cmd, Claim):
+            self._claim(cmd, now, p)
+        elif isinstance(cmd, Reserve):
+            self._reserve(cmd, p)
+        elif isinstance(cmd, Cancel):
+            if self.status != "over":
+                self._finish({"winner": None, "score": None, "reason": "cancelled"}, p)
         elif isinstance(cmd, TimerFired):
             self._timer(cmd, now, p)
         elif isinstance(cmd, Resume):
@@ -440,12 +500,16 @@ class MatchCore:
             problem = error(Code.MATCH_FULL, "that match is no longer open", cmd.re)
         elif cmd.bot is not None and cmd.bot not in self.bots:
             problem = error(Code.UNKNOWN_BOT, f"no bot called {cmd.bot!r}", cmd.re)
+        elif (held := self.reserved_for(cmd.seat)) is not None and held != cmd.player:
+            problem = error(Code.NOT_YOUR_SEAT, "that seat is kept for another player",
+                            cmd.re, match=self.match_id)
         if problem is not None:
             if cmd.conn is None:
                 raise ValueError(problem["message"])
             p.sends.append(Send(cmd.conn, problem))
             return
         self.seats[cmd.seat] = SeatInfo(cmd.player, cmd.name, cmd.bot)
+        self.commits[cmd.seat] = cmd.commit if cmd.bot is None else None
         p.dirty = True
         if cmd.conn is not None:
             self.conns[cmd.conn] = _Conn(cmd.seat, 0)
@@ -457,6 +521,9 @@ class MatchCore:
         if all(self.seats):
             self.status = "playing"
             self.state = self.game.setup(self.config)
+            self.reveal_since = now
+            if not self._unrevealed():
+                self._fix_dice()
             for s in self._humans():
                 if not self._connected(s):
                     self.absent[s] = now
@@ -476,7 +543,7 @@ class MatchCore:
                                            "seat": seat}))
         if seat is not None and seat in self.absent:
             del self.absent[seat]
-            self._presence(seat, "connected", p)
+            self._presence(seat, p)
         self._prompt_to(cmd.conn, p)
         if self.status == "over":
             p.sends.append(Send(cmd.conn, self._over_message()))
@@ -490,7 +557,7 @@ class MatchCore:
             return
         if self.status == "playing":
             self.absent[seat] = now
-            self._presence(seat, "reconnecting", p)
+            self._presence(seat, p)
         elif self.status == "waiting":
             self.absent[seat] = now  # its creator gone: the match expires after the grace
 
@@ -530,22 +597,81 @@ class MatchCore:
         self._ack(cmd.conn, cmd.player, cmd.re, p)
         self._finish({"winner": 1 - seat, "score": None, "reason": "resigned", "seat": seat}, p)
 
+    def _reveal(self, cmd: Reveal, now: float, p: _Pending) -> None:
+        seat = self.seat_of(cmd.player)
+        if seat is None:
+            p.sends.append(Send(cmd.conn, error(
+                Code.NOT_YOUR_SEAT, "you hold no seat in this match", cmd.re,
+                match=self.match_id)))
+            return
+        try:
+            value = parse_contribution(cmd.contribution)
+        except ValueError as exc:
+            p.sends.append(Send(cmd.conn, error(Code.BAD_REVEAL, str(exc), cmd.re)))
+            return
+        committed = self.commits[seat]
+        if committed is None or commitment(value) != committed:
+            p.sends.append(Send(cmd.conn, error(
+                Code.BAD_REVEAL, "this is not the contribution your seat committed to"
+                if committed else "your seat committed to no contribution", cmd.re)))
+            return
+        if self.contributions[seat] is None:
+            if self.dice_seed is not None:
+                p.sends.append(Send(cmd.conn, error(
+                    Code.REVEAL_CLOSED, "too late: the dice were fixed without it", cmd.re)))
+                return
+            self.contributions[seat] = value
+            p.dirty = True
+            if not self._unrevealed():
+                self._fix_dice()
+                p.broadcast = True
+        p.sends.append(Send(cmd.conn, {"t": "ack", "re": cmd.re, "match": self.match_id}))
+        if self.dice_seed is not None and self.status == "playing":
+            self._advance(now, p)
+
+    def _claim(self, cmd: Claim, now: float, p: _Pending) -> None:
+        if self._replay(cmd.conn, cmd.player, cmd.re, p):
+            return
+        seat = self._check_seat(cmd.conn, cmd.player, cmd.re, None, p)
+        if seat is None:
+            return
+        other = 1 - seat
+        claim_at = self.claim_at(other)
+        if claim_at is None or now < claim_at:
+            extra: dict[str, Plain] = {"match": self.match_id, "claim_at": claim_at}
+            message = ("your opponent is here" if claim_at is None else
+                       f"your opponent has been away for less than {self.grace:g} seconds")
+            p.sends.append(Send(cmd.conn, error(Code.CANNOT_CLAIM, message, cmd.re, **extra)))
+            return
+        self.log.append({"k": "f", "s": other, "why": "claimed"})
+        self._ack(cmd.conn, cmd.player, cmd.re, p)
+        self._finish({"winner": seat, "score": None, "reason": "claimed", "seat": other}, p)
+
+    def _reserve(self, cmd: Reserve, p: _Pending) -> None:
+        if self.status != "waiting" or any(self.seats):
+            raise ValueError("only a new match's seats can be reserved")
+        self.meta["reserved"] = [list(pn) for pn in cmd.players]
+        self.meta["start_by"] = cmd.start_by
+        p.dirty = True
+
     def _timer(self, cmd: TimerFired, now: float, p: _Pending) -> None:
         at = self._desired_timers().get(cmd.key)
         if at is None or at > now:
             return  # stale: cancelled or moved since it was set
         kind, _, arg = cmd.key.partition(":")
-        if kind == "expire":
-            self._finish({"winner": None, "score": None, "reason": "expired"}, p)
-        elif kind == "grace":
-            seat = int(arg)
-            others = [s for s in self._humans() if s != seat and s in self.absent]
-            if others:
-                self._finish({"winner": None, "score": None, "reason": "abandoned"}, p)
+        if kind == "reveal":  # the unrevealed count as nothing: roll on
+            self._fix_dice()
+            self._advance(now, p)
+        elif kind == "expire":
+            sat = [s for s in (0, 1) if self.seats[s] is not None]
+            if self.meta.get("reserved") is None:
+                self._finish({"winner": None, "score": None, "reason": "expired"}, p)
+            elif len(sat) == 1:
+                self.log.append({"k": "f", "s": 1 - sat[0], "why": "no_show"})
+                self._finish({"winner": sat[0], "score": None, "reason": "no_show",
+                              "seat": 1 - sat[0]}, p)
             else:
-                self.log.append({"k": "f", "s": seat, "why": "gone"})
-                self._finish({"winner": 1 - seat, "score": None, "reason": "gone",
-                              "seat": seat}, p)
+                self._finish({"winner": None, "score": None, "reason": "no_show_both"}, p)
         elif kind == "clock":
             seat = int(arg)
             self.bank[seat] = 0.0
@@ -563,10 +689,14 @@ class MatchCore:
     def _resume(self, now: float, p: _Pending) -> None:
         if self.status == "over":
             return
+        # A restart forfeits nobody: owed decisions start afresh with restart_grace more
+        # seconds (phones need time to notice and reconnect), and away time counts anew.
         self.absent = {s: now for s in self._humans() if not self._connected(s)}
         if self.status == "playing":
             self.owed = {}
+            self.reveal_since = now  # downtime does not count against a reveal
             self._advance(now, p)
+            self.owed = {s: since + self.restart_grace for s, since in self.owed.items()}
 
     # -- helpers --
 
@@ -667,6 +797,9 @@ class MatchCore:
                 self._finish(result, p)
                 return
             if ta.kind == "chance":
+                if self.rng is None:  # waiting for contributions (see _desired_timers)
+                    self.owed.clear()
+                    return
                 value, total = sample(self.rng, self.game.chance_outcomes(self.state))
                 self.state, events = self.game.apply_chance(self.state, value)
                 self.log.append({"k": "c", "o": value, "w": total, "e": events})
@@ -698,6 +831,7 @@ class MatchCore:
 
     def _finish(self, result: Plain, p: _Pending) -> None:
         self.status = "over"
+        self.ended = self._now
         self.result = result
         self.owed.clear()
         self.absent.clear()
@@ -705,15 +839,40 @@ class MatchCore:
         p.finished = result
 
     def _over_message(self) -> Message:
+        fair: Message = {}
+        if self.contributing:  # else a match from before format 3: no contributions
+            fair = {"commits": list(self.commits),
+                    "contributions": [None if c is None else c.hex()
+                                      for c in self.contributions]}
         return {"t": "over", "match": self.match_id, "result": self.result,
-                "seed": self.seed.hex(), "commit": self.commit, "config": self.config,
+                "seed": self.seed.hex(), "commit": self.commit, **fair, "config": self.config,
                 "game": self.game.name, "log": self.public_log()}
 
-    def _presence(self, seat: int, state: str, p: _Pending) -> None:
+    def reserved_for(self, seat: int) -> str | None:
+        """The player a reserved seat is kept for (``None``: not reserved)."""
+        reserved = self.meta.get("reserved")
+        return None if not reserved else str(reserved[seat][0])
+
+    def claim_at(self, seat: int) -> float | None:
+        """When the opponent of ``seat`` may claim the win (``None``: not away)."""
+        since = self.absent.get(seat)
+        if since is None or self.status != "playing" or seat not in self._humans():
+            return None
+        return since + self.grace
+
+    def presence(self, seat: int) -> Message:
+        """A seat's presence as the other seat sees it: ``connected``, or
+        ``reconnecting`` with ``since`` (away since) and ``claim_at``."""
+        since = self.absent.get(seat)
+        if since is None or self.status != "playing":
+            return {"state": "connected"}
+        return {"state": "reconnecting", "since": since, "claim_at": self.claim_at(seat)}
+
+    def _presence(self, seat: int, p: _Pending) -> None:
         for conn, c in self.conns.items():
             if c.seat != seat:
                 p.sends.append(Send(conn, {"t": "presence", "match": self.match_id,
-                                           "seat": seat, "state": state}))
+                                           "seat": seat, **self.presence(seat)}))
 
     def _prompt_to(self, conn: int, p: _Pending,
                    cache: dict[tuple[int | None, int], Message] | None = None) -> None:
@@ -752,8 +911,14 @@ class MatchCore:
             },
             "players": [None if i is None else {"name": i.name, "bot": i.bot}
                         for i in self.seats],
+            "presence": [self.presence(s) for s in (0, 1)],
+            "rated": bool(self.meta.get("rated")),
             "commit": self.commit,
+            "commits": list(self.commits),
+            "revealed": [c is not None for c in self.contributions],
             "code": self.meta.get("code"),
+            # The invitation to watch a private match: for its players to pass on.
+            "watch_code": None if seat is None else self.meta.get("watch_code"),
         }
 
     def _deadline(self, seat: int) -> float | None:
@@ -765,16 +930,22 @@ class MatchCore:
     def _desired_timers(self) -> dict[str, float]:
         out: dict[str, float] = {}
         if self.status == "waiting":
-            # Nobody joined in time, or its creator has been gone for the grace: a
-            # waiting match must not outlive the person waiting (or hold a code).
-            out["expire"] = min([self.created + self.waiting_ttl,
-                                 *(since + self.waiting_grace for since in self.absent.values())])
+            start_by = self.meta.get("start_by")
+            if self.meta.get("reserved"):  # kept for two players: until start_by only
+                out["expire"] = (float(start_by) if isinstance(start_by, int | float)
+                                 else self.created + self.waiting_ttl)
+            else:
+                # Nobody joined in time, or its creator has been gone for the grace: a
+                # waiting match must not outlive the person waiting (or hold a code).
+                out["expire"] = min([self.created + self.waiting_ttl,
+                                     *(since + self.waiting_grace
+                                       for since in self.absent.values())])
         elif self.status == "playing":
+            if self.dice_seed is None:
+                out["reveal"] = self.reveal_since + self.reveal_timeout
             for s in self.owed:
                 if s in self._humans():
                     out[f"clock:{s}"] = self._deadline(s) or 0.0
-            for s, since in self.absent.items():
-                out[f"grace:{s}"] = since + self.grace
         return out
 
     def _effects(self, p: _Pending, now: float) -> list[Effect]:

@@ -10,6 +10,11 @@ by :meth:`Gate.connection_class`) adds what a public server needs at that point:
 * TCP connections whose request has not arrived yet are capped per peer address
   (``Budgets.half_open_per_address``): past it, new ones are dropped at once, so one
   address cannot hold every file descriptor with upgrades it never finishes;
+* the client's files are streamed from disk (:mod:`.static`), never read whole into
+  memory, and a download that stalls or crawls is cut off; each counts as one of its
+  address's simultaneous connections while it runs;
+* the handshake timeout is ours, not websockets' ``open_timeout``, because that one
+  would also cut off every download that outlasts it;
 * a request that is not HTTP at all is answered with ``400 Bad Request`` (websockets
   would close the socket without a status line, which looks like a network fault);
 * websockets' per-connection INFO lines ("connection open", "connection closed") go
@@ -27,7 +32,7 @@ import logging
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -57,23 +62,36 @@ def _plain_response(status: int, reason: str, text: str, extra: str = "") -> byt
 BAD_REQUEST = _plain_response(400, "Bad Request", "not a valid HTTP request\n")
 
 
+Routes = Callable[[ServerConnection, Request, str, str], "Response | Awaitable[Response] | None"]
+"""``(conn, request, path, query)`` -> a response (or one to await), or ``None``."""
+
+
 class Gate:
     """Per-server state at the door: budgets per address and the HTTP routes."""
 
     def __init__(self, *, budgets: Budgets, trusted: TrustedProxies,
                  max_connections_per_address: int, client_dir: Path | None,
-                 health: Callable[[], dict[str, Any]],
+                 health: Callable[[], dict[str, Any]], handshake_timeout: float = 10.0,
+                 routes: Routes | None = None,
+                 static_limits: static.StaticLimits | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.budgets = budgets
         self.trusted = trusted
         self.max_connections_per_address = max_connections_per_address
         self.client_dir = client_dir
         self.health = health
+        self.handshake_timeout = handshake_timeout
+        self.routes = routes
+        """Other GET routes (the players': ``/session``, ``/record/...``), asked after the
+        budgets and before the static files; ``None`` means not theirs."""
+        self.static_limits = static_limits or static.StaticLimits()
         self.connects = Rate(budgets.connections_per_minute, 60.0, clock=clock)
         self.connected: Counter[str] = Counter()
-        """Open websocket connections per address key."""
+        """Open websockets and running downloads per address key."""
         self.half_open: Counter[str] = Counter()
         """TCP connections per peer address key still waiting for their request."""
+        self.downloads = 0
+        """Static bodies being sent right now (for tests and /healthz)."""
 
     def connection_class(self) -> type[GateConnection]:
         """The ``create_connection`` for websockets' ``serve``: knows this gate."""
@@ -105,8 +123,10 @@ class Gate:
 
     # -- requests --
 
-    def process_request(self, conn: ServerConnection, request: Request) -> Response | None:
-        """websockets' ``process_request``: ``None`` lets a websocket upgrade proceed."""
+    async def route(self, conn: ServerConnection, request: Request
+                    ) -> Response | static.Reply | None:
+        """What a request gets: a response, a static file to stream, or ``None`` to let
+        a websocket upgrade proceed."""
         address = client_address(conn, self.trusted)
         peer = peer_ip(str(conn.remote_address[0]) if conn.remote_address else "")
         if ("X-Forwarded-For" in request.headers and peer is not None
@@ -118,10 +138,7 @@ class Gate:
         key = address_key(address)
         wait = self.connects.take(key)
         if wait is not None:
-            refused = conn.respond(429, "too many connections from your address; "
-                                   "try again shortly\n")
-            refused.headers["Retry-After"] = str(max(1, math.ceil(wait)))
-            return refused
+            return _too_many(conn, wait)
         path = request.path.split("?", 1)[0]
         if request.method not in ("GET", "HEAD"):
             refused = conn.respond(405, "only GET and HEAD are served here\n")
@@ -129,26 +146,31 @@ class Gate:
             return refused
         if path == "/healthz":
             return conn.respond(200, json.dumps(self.health()) + "\n")
+        if self.routes is not None and request.method == "GET":
+            routed = self.routes(conn, request, path, request.path.partition("?")[2])
+            if isinstance(routed, Awaitable):
+                routed = await routed
+            if routed is not None:
+                return routed
         if request.headers.get("Upgrade", "").lower() == "websocket":
             if path != "/ws":
                 return conn.respond(404, "the websocket endpoint is /ws\n")
             if self.connected[key] >= self.max_connections_per_address:
-                refused = conn.respond(429, "too many connections from your address\n")
-                refused.headers["Retry-After"] = "10"
-                return refused
+                return _too_many(conn, 10.0)
             return None
         if self.client_dir is not None:
-            found = static.respond(self.client_dir, path, request.headers)
-            if found is not None:
-                if request.method == "HEAD":  # the same headers, no body
-                    return Response(found.status_code, found.reason_phrase,
-                                    found.headers, b"")
-                return found
+            reply = await static.plan(self.client_dir, path, request.headers,
+                                      head=request.method == "HEAD", limits=self.static_limits)
+            if reply is not None:
+                if self.connected[key] >= self.max_connections_per_address:
+                    return _too_many(conn, 10.0)
+                return reply
         return conn.respond(404, "not found\n")
 
     @contextmanager
-    def websocket(self, conn: ServerConnection) -> Iterator[str]:
-        """While a websocket is open: counted against its address; yields the address."""
+    def holding(self, conn: ServerConnection) -> Iterator[str]:
+        """While a websocket is open or a download runs: counted as one of its address's
+        connections; yields the client's address."""
         address = client_address(conn, self.trusted)
         key = address_key(address)
         self.connected[key] += 1
@@ -160,9 +182,16 @@ class Gate:
                 del self.connected[key]
 
 
+def _too_many(conn: ServerConnection, wait: float) -> Response:
+    refused = conn.respond(429, "too many connections from your address; try again "
+                           "shortly\n")
+    refused.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+    return refused
+
+
 class GateConnection(ServerConnection):
-    """websockets' server connection, answering what websockets would drop unanswered
-    and counting itself as half-open until its request arrives."""
+    """websockets' server connection, answering what websockets would drop unanswered,
+    counting itself as half-open until its request arrives, and streaming files."""
 
     gate: Gate
     _answered = False
@@ -201,6 +230,61 @@ class GateConnection(ServerConnection):
             self._answered = True
             self.transport.write(BAD_REQUEST)
         super().send_data()
+
+    async def handshake(self, process_request: Any = None, process_response: Any = None,
+                        server_header: str | None = None) -> None:
+        """The opening handshake, under our timeout; a static file is streamed instead.
+        (websockets' ``serve`` runs with ``open_timeout=None``: see the module doc.)"""
+        gate = self.gate
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + gate.handshake_timeout
+        async with asyncio.timeout_at(deadline):
+            await asyncio.wait([self.request_rcvd, self.connection_lost_waiter],
+                               return_when=asyncio.FIRST_COMPLETED)
+            route = await gate.route(self, self.request) if self.request is not None else None
+        if isinstance(route, static.Reply):
+            with gate.holding(self):
+                await self._stream(route)
+            return  # not OPEN: websockets aborts what is left of the connection
+
+        def answer(conn: ServerConnection, request: Request) -> Response | None:
+            assert not isinstance(route, static.Reply)
+            return route
+
+        async with asyncio.timeout_at(deadline):
+            await super().handshake(answer, process_response, server_header)
+
+    async def _stream(self, reply: static.Reply) -> None:
+        """Send ``reply``, one chunk at a time as the client takes them; cut off a client
+        that stalls (``stall``) or crawls (``min_rate`` after ``grace``)."""
+        limits = self.gate.static_limits
+        transport = self.transport
+        # Nothing the client sends now is read: the request was all we wanted, and
+        # websockets must not answer bytes that follow it in the middle of our body.
+        transport.pause_reading()
+        self.gate.downloads += 1
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + limits.grace + reply.length / limits.min_rate
+        try:
+            async with asyncio.timeout_at(deadline):
+                transport.write(reply.head())
+                async for chunk in reply.chunks(limits.chunk):
+                    if transport.is_closing():
+                        return
+                    transport.write(chunk)
+                    async with asyncio.timeout(limits.stall):
+                        await self.drain()
+                transport.close()  # after what is buffered has gone
+                async with asyncio.timeout(limits.stall):
+                    await asyncio.shield(self.connection_lost_waiter)
+        except TimeoutError:
+            log.debug("cut off a slow download of %d bytes", reply.length)
+        except OSError as exc:  # the file went away, or the socket did
+            log.debug("a download failed: %s", exc)
+        finally:
+            self.gate.downloads -= 1
+            if not transport.is_closing():
+                transport.abort()
 
 
 class _Demoted(logging.LoggerAdapter):  # type: ignore[type-arg]

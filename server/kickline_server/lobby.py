@@ -5,6 +5,11 @@ pairs quick-match requests (first come, first paired, same game and config), sea
 the ruleset's bots, attaches spectators, and forwards decisions to the match's
 :class:`~.actor.Actor`.  Every live match's actor runs in the task group the lobby
 is given; :meth:`Lobby.recover` reloads every unfinished match from the store.
+
+Accounts and profiles are :class:`~.players.Players`' (the lobby routes their
+messages); finished matches go to the :class:`~.results.Recorder`.  Other modules
+(tournaments) make matches for two named players with :meth:`Lobby.reserve` and
+hear of results through ``lobby.recorder.listen``.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import contextlib
 import logging
 import secrets
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -21,26 +27,36 @@ from typing import Any
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
-from . import games
+from . import games, metrics
+from .accounts import AccountError
 from .actor import Actor, ActorLimits, Peer, Stats
 from .addresses import address_key
 from .budgets import Budgets, Lockout, Rate
 from .core import (
+    Cancel,
+    Claim,
     Clock,
     Command,
     Connect,
     Decide,
     Disconnect,
     MatchCore,
+    Reserve,
     Resign,
     Resume,
+    Reveal,
     Send,
     Sit,
 )
+from .dice import parse_commit
 from .errlog import Throttled
-from .identity import Tokens, check_name
-from .protocol import PROTOCOL_VERSIONS, BadRequest, Code, Message, MsgId, error, retry
+from .identity import Tokens
+from .logs import PLAYER
+from .players import PlayerLimits, Players, cookie_token
+from .protocol import PROTOCOL_VERSIONS, BadRequest, Close, Code, Message, MsgId, error, retry
+from .results import Recorder
 from .store import Store, StoreError, StoreUnavailable, unpack
+from .tournament import Refused
 from .transport import Connection
 
 # The lobby requests (create, join, quick) remembered per match: a match is made or
@@ -51,7 +67,12 @@ log = logging.getLogger(__name__)
 _outages = Throttled(log)
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 6
+CODE_LENGTH = 12
+"""Invite codes: 31**12 (about 2**59.5) of them, so that guessing one at the budgets'
+pace takes centuries even for many addresses (docs/SECURITY.md has the sums)."""
+WATCH_CODE_LENGTH = 16
+"""A private match's watch code (an invitation to spectate): longer, since it stays
+valid as long as the match is kept, not only while the match waits."""
 
 
 def normalize_code(text: str) -> str:
@@ -67,15 +88,22 @@ class LobbyLimits:
     max_bank: float = 36000.0
     max_timeouts: int = 10
     grace: float = 60.0
+    """Seconds a seat may be away before its opponent may claim the win."""
+    restart_grace: float = 60.0
+    """Seconds added to every owed decision's clock when a match resumes after a
+    restart."""
     waiting_ttl: float = 3600.0
     waiting_grace: float = 120.0
     """Seconds a waiting match outlives its creator's last connection."""
+    reveal_timeout: float = 20.0
+    """Seconds the first roll waits for committed dice contributions to be revealed."""
     reply_cache: int = 64
     max_live_matches: int = 20_000
     recent_ids: int = 10_000
     store_retry_after: float = 2.0
     """The ``retry_after`` of a ``busy`` answered because the store is unreachable."""
     actor: ActorLimits = field(default_factory=ActorLimits)
+    players: PlayerLimits = field(default_factory=PlayerLimits)
 
 
 @dataclass(slots=True)
@@ -86,6 +114,7 @@ class _Waiting:
     re: MsgId
     clock: Clock
     config: dict[str, Any]
+    commit: str | None = None
 
 
 class Lobby:
@@ -106,6 +135,9 @@ class Lobby:
     ) -> None:
         self.store = store
         self.tokens = tokens
+        self.players = Players(store, tokens, limits=limits.players, clock=clock)
+        self.recorder = Recorder(store)
+        self.online: dict[str, set[Connection]] = {}
         self.tg = actors_tg
         self.owner = owner
         self.limits = limits
@@ -117,6 +149,7 @@ class Lobby:
         self.recent: OrderedDict[tuple[str, str], str] = OrderedDict()
         self.games = games.available()
         self.accepting = True
+        self.conns: weakref.WeakSet[Connection] = weakref.WeakSet()  # said hello
         self.budgets = b = budgets or Budgets()
         hour, minute = 3600.0, 60.0
         self._identities = Rate(b.identities_per_hour, hour, clock=clock)
@@ -128,6 +161,8 @@ class Lobby:
                                     cap=b.max_lockout, clock=clock)
         self._held: dict[str, set[str]] = {}
         """Matches held, by ``p:<player>`` and ``a:<address key>``: pruned as counted."""
+        self.desk: Any = None
+        """The tournaments' messages (:class:`~.tournaments.Desk`), once the app sets it."""
 
     # -- hub interface --
 
@@ -137,34 +172,58 @@ class Lobby:
             return error(Code.UNSUPPORTED_VERSION,
                          f"this server speaks protocol versions {list(PROTOCOL_VERSIONS)}",
                          versions=list(PROTOCOL_VERSIONS))
-        token = msg.get("token")
-        if token is not None:
-            who = self.tokens.verify(token)
-            if who is None:
-                return error(Code.BAD_TOKEN, "this token was not issued by this server; "
-                             "say hello with a name instead")
-        else:
-            try:
-                name = check_name(msg.get("name", ""))
-            except ValueError as exc:
-                return error(Code.BAD_NAME, f"hello needs a token or a usable name: {exc}")
-            # Identities are free, so each budget per identity is only worth as much as
-            # this one: new identities per address.
+        if "name" in msg and not {"token", "transfer", "password"} & set(msg):
+            # A new account: identities are free, so each budget per identity is only
+            # worth as much as this one: new identities per address.
             wait = self._identities.take(address_key(conn.address))
             if wait is not None:
                 return error(Code.TOO_MANY_IDENTITIES, "too many new players from your "
                              "address; say hello with the token you were given, or try "
                              "again later", retry_after=retry(wait))
-            who, token = self.tokens.issue(name)
-        conn.player, conn.name = who.player, who.name
+        try:
+            account, token = await self.players.hello(conn, msg)
+        except AccountError as exc:
+            return error(exc.code, exc.message, **exc.extra)
+        except StoreError as exc:
+            log.warning("hello: store unavailable: %s", exc)
+            return error(Code.BUSY, "the server cannot reach its data right now; "
+                         "reconnect in a moment",
+                         retry_after=retry(self.limits.store_retry_after))
+        conn.player, conn.name = account.player, account.name
+        PLAYER.set(account.player)  # the connection's task: its log lines name the player
+        self.conns.add(conn)
+        self.online.setdefault(account.player, set()).add(conn)
+        welcome: Message = {
+            "t": "welcome", "version": max(common), "versions": list(PROTOCOL_VERSIONS),
+            "player": account.player, "name": account.name, "token": token,
+            "account": {"has_password": account.password is not None,
+                        "created": account.created},
+            "matches": self.matches_of(account.player), "games": self.games}
+        if cookie_token(conn) != token:  # the page sets the cookie with this ticket
+            welcome["cookie"] = self.players.ticket(account)
+        return welcome
+
+    def matches_of(self, player: str) -> list[Message]:
+        """The live matches where ``player`` holds a seat, or has one kept for them
+        (``reserved``: "your next match", with the opponent's name)."""
         mine = []
         for mid, actor in sorted(self.actors.items()):
-            seat = actor.core.seat_of(who.player)
-            if seat is not None:
-                mine.append({"match": mid, "seat": seat, "status": actor.core.status})
-        return {"t": "welcome", "version": max(common), "versions": list(PROTOCOL_VERSIONS),
-                "player": who.player, "name": who.name, "token": token, "matches": mine,
-                "games": self.games}
+            core = actor.core
+            seat = core.seat_of(player)
+            reserved = core.meta.get("reserved")
+            if seat is None and reserved:
+                seat = next((s for s in (0, 1) if reserved[s][0] == player), None)
+            if seat is None:
+                continue
+            entry: Message = {"match": mid, "seat": seat, "status": core.status,
+                              "game": core.game.name, "config": core.config,
+                              "rated": bool(core.meta.get("rated"))}
+            if reserved:
+                entry.update(reserved=True, opponent=reserved[1 - seat][1],
+                             start_by=core.meta.get("start_by"),
+                             tournament=core.meta.get("tournament"))
+            mine.append(entry)
+        return mine
 
     async def dispatch(self, conn: Connection, msg: Message) -> None:
         t = msg["t"]
@@ -184,6 +243,14 @@ class Lobby:
                              retry_after=self.limits.store_retry_after) from exc
 
     async def detach(self, conn: Connection) -> None:
+        if self.desk is not None:
+            self.desk.detach(conn)
+        if conn.player is not None:
+            conns = self.online.get(conn.player)
+            if conns is not None:
+                conns.discard(conn)
+                if not conns:
+                    del self.online[conn.player]
         for key, w in list(self.queue.items()):
             if w.conn is conn:
                 del self.queue[key]
@@ -200,6 +267,8 @@ class Lobby:
                          task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         try:
             await actor.run(task_status=task_status)
+            if actor.core.status == "over" and actor.finished:
+                await self._record(actor)
         except Exception:
             log.exception("match %s: actor failed", actor.match_id)
         finally:
@@ -208,6 +277,17 @@ class Lobby:
             with (anyio.CancelScope(shield=True), anyio.move_on_after(2),
                   contextlib.suppress(StoreError)):
                 await self.store.release(actor.match_id, self.owner)
+
+    async def _record(self, actor: Actor) -> None:
+        """Record a finished match (its final save marked it unrecorded, so if this
+        fails the next start records it)."""
+        for delay in (0.1, 0.5, 2.0):
+            try:
+                await self.recorder.record(actor.core.snapshot())
+                return
+            except StoreError as exc:
+                log.warning("match %s: recording failed (%s); retrying", actor.match_id, exc)
+                await anyio.sleep(delay)
 
     async def _start(self, core: MatchCore) -> Actor:
         if not await self.store.acquire(core.match_id, self.owner,
@@ -239,6 +319,7 @@ class Lobby:
             actor = await self._start(core)
             actor.offer(Resume())
             count += 1
+        metrics.ADOPTED.inc(count)
         return count
 
     async def adopt(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
@@ -264,25 +345,46 @@ class Lobby:
             return MatchCore.restore(
                 ruleset.game, ruleset.bots, snapshot, [unpack(e) for e in stored.log],
                 grace=self.limits.grace, waiting_ttl=self.limits.waiting_ttl,
-                waiting_grace=self.limits.waiting_grace, reply_cache=self.limits.reply_cache)
+                waiting_grace=self.limits.waiting_grace,
+                reveal_timeout=self.limits.reveal_timeout, reply_cache=self.limits.reply_cache,
+                restart_grace=self.limits.restart_grace)
         except (games.UnknownGame, ValueError, KeyError) as exc:
             log.error("match %s cannot be restored: %s", mid, exc)
             return None
 
     def _new_core(self, ruleset: games.Ruleset, config: Mapping[str, Any], clock: Clock,
-                  meta: dict[str, Any]) -> MatchCore:
+                  meta: dict[str, Any], match_id: str | None = None) -> MatchCore:
         seed = self.fixed_seed if self.fixed_seed is not None else secrets.token_bytes(32)
-        return MatchCore(ruleset.game, ruleset.bots, match_id=secrets.token_urlsafe(9),
+        return MatchCore(ruleset.game, ruleset.bots,
+                         match_id=match_id or secrets.token_urlsafe(9),
                          config=config, seed=seed, now=self.clock(), clock=clock,
                          grace=self.limits.grace, waiting_ttl=self.limits.waiting_ttl,
                          waiting_grace=self.limits.waiting_grace,
-                         reply_cache=self.limits.reply_cache, meta=meta)
+                         reveal_timeout=self.limits.reveal_timeout,
+                         reply_cache=self.limits.reply_cache, meta=meta,
+                         restart_grace=self.limits.restart_grace)
 
-    async def _claim_code(self, match_id: str) -> str:
+    async def _claim_code(self, match_id: str, length: int = CODE_LENGTH) -> str:
         while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
             if await self.store.claim_code(code, match_id):
                 return code
+
+    async def _claim_codes(self, core: MatchCore) -> None:
+        """The invite code, and for a private match its watch code."""
+        core.meta["code"] = await self._claim_code(core.match_id)
+        if core.meta.get("private"):
+            core.meta["watch_code"] = await self._claim_code(core.match_id, WATCH_CODE_LENGTH)
+
+    @staticmethod
+    def may_see(core: MatchCore, player: str | None) -> bool:
+        """Whether ``player`` may see this match at all: anyone, for a public match; for
+        a private one its players and the organisers named in its ``meta``."""
+        if not core.meta.get("private"):
+            return True
+        organisers = core.meta.get("organisers") or []
+        return player is not None and (core.seat_of(player) is not None
+                                       or player in organisers)
 
     # -- checks --
 
@@ -326,6 +428,16 @@ class Lobby:
                      bank=num("bank", 0, lim.max_bank, base.bank),
                      max_timeouts=int(num("max_timeouts", 1, lim.max_timeouts,
                                           base.max_timeouts)))
+
+    def _commit(self, msg: Message) -> str | None:
+        """The sender's dice commitment (``dice_commit``), checked."""
+        raw = msg.get("dice_commit")
+        if raw is None:
+            return None
+        try:
+            return parse_commit(raw)
+        except ValueError as exc:
+            raise BadRequest(Code.BAD_FIELD, f"dice_commit: {exc}", msg["id"]) from exc
 
     def _capacity(self, msg: Message) -> None:
         if not self.accepting:
@@ -456,25 +568,27 @@ class Lobby:
             raise BadRequest(Code.UNKNOWN_BOT, f"no bot {bot!r}; this game has "
                              f"{sorted(ruleset.bots)}", msg["id"])
         private = bool(msg.get("private", False)) or bot is not None
+        commit = self._commit(msg)
         self._may_hold(conn, msg, waiting=bot is None)
         player, name = self._player(conn)
         self._take(msg, Code.TOO_MANY_CREATES, "you have created too many matches lately; "
                    "try again later", (self._creates, player),
                    (self._creates_by_address, address_key(conn.address)))
         core = self._new_core(ruleset, config, clock, {"private": private, "quick": False})
-        code = await self._claim_code(core.match_id)
-        core.meta["code"] = code
+        await self._claim_codes(core)
         actor = await self._start(core)
         self._hold(core.match_id, player, conn.address)
         self._remember(conn, msg["id"], core.match_id)
         conn.matches.add(core.match_id)
-        self._offer(actor, Sit(0, player, name, conn=conn.id, re=msg["id"]), conn, msg["id"])
+        self._offer(actor, Sit(0, player, name, conn=conn.id, re=msg["id"], commit=commit),
+                    conn, msg["id"])
         if bot is not None:
             actor.offer(Sit(1, f"bot:{bot}", f"{bot} bot", bot=bot))
 
     async def _on_join(self, conn: Connection, msg: Message) -> None:
         if self._resent(conn, msg):
             return
+        commit = self._commit(msg)
         mid = await self._find_code(conn, msg)
         actor = self.actors.get(mid) if mid is not None else None
         player, name = self._player(conn)
@@ -483,14 +597,18 @@ class Lobby:
             self._offer(actor, Connect(conn.id, player, re=msg["id"]), conn, msg["id"])
             return
         if actor is None or actor.core.status != "waiting":
-            # The same answer whether the code never existed, has ended or is taken: a
-            # guessed code tells nothing about a match the guesser cannot join.
+            # The same answer whether the code never existed, has ended or is taken, and
+            # counted the same: a guessed code tells nothing about a match the guesser
+            # cannot join.
+            if mid is not None:
+                self._missed(conn)
             raise BadRequest(Code.NOT_FOUND, "no open match has that invite code", msg["id"])
         self._may_hold(conn, msg, waiting=False)
         conn.matches.add(actor.match_id)
         self._hold(actor.match_id, player, conn.address)
         self._remember(conn, msg["id"], actor.match_id)
-        self._offer(actor, Sit(1, player, name, conn=conn.id, re=msg["id"]), conn, msg["id"])
+        self._offer(actor, Sit(1, player, name, conn=conn.id, re=msg["id"], commit=commit),
+                    conn, msg["id"])
 
     async def _on_quick(self, conn: Connection, msg: Message) -> None:
         if self._resent(conn, msg):
@@ -499,6 +617,7 @@ class Lobby:
         ruleset = self._ruleset(msg)
         config = self._config(ruleset, msg)
         clock = self._clock(msg)
+        commit = self._commit(msg)
         player, name = self._player(conn)
         # Requests pair on the ruleset's key (Kickline: mode and board); each player's
         # own picks (Kickline: their team) go into the match the ruleset builds.
@@ -506,6 +625,7 @@ class Lobby:
         waiting = self.queue.get(key)
         if waiting is not None and waiting.player == player and waiting.re == msg["id"]:
             waiting.conn = conn  # a resend (perhaps from a new connection): still queued
+            waiting.commit = commit
             conn.push({"t": "ack", "re": msg["id"], "queued": True})
             return
         self._may_hold(conn, msg, waiting=False)
@@ -513,24 +633,25 @@ class Lobby:
             if any(w.player == player for w in self.queue.values()):
                 raise BadRequest(Code.ALREADY_QUEUED, "you are already waiting for a quick "
                                  "match; cancel it first", msg["id"])
-            self.queue[key] = _Waiting(conn, player, name, msg["id"], clock, config)
+            self.queue[key] = _Waiting(conn, player, name, msg["id"], clock, config, commit)
             conn.push({"t": "ack", "re": msg["id"], "queued": True})
             return
         del self.queue[key]
         paired = dict(ruleset.game.quick_config(waiting.config, config))
         core = self._new_core(ruleset, paired, waiting.clock,
                               {"private": True, "quick": True})
-        core.meta["code"] = await self._claim_code(core.match_id)
+        await self._claim_codes(core)
         actor = await self._start(core)
         conn.push({"t": "ack", "re": msg["id"], "queued": False})
         self._remember(conn, msg["id"], core.match_id)
         self._remember_id(waiting.player, repr(waiting.re), core.match_id)
-        for seat, (c, p, n) in enumerate([(waiting.conn, waiting.player, waiting.name),
-                                          (conn, player, name)]):
+        for seat, (c, p, n, d) in enumerate([
+                (waiting.conn, waiting.player, waiting.name, waiting.commit),
+                (conn, player, name, commit)]):
             self._hold(core.match_id, p, c.address)
             c.matches.add(core.match_id)
             c.push({"t": "matched", "match": core.match_id, "seat": seat})
-            actor.offer(Sit(seat, p, n, conn=c.id), c)
+            actor.offer(Sit(seat, p, n, conn=c.id, commit=d), c)
 
     async def _on_cancel(self, conn: Connection, msg: Message) -> None:
         found = [k for k, w in self.queue.items() if w.conn is conn]
@@ -553,23 +674,42 @@ class Lobby:
         conn.push({"t": "ack", "re": msg["id"], "matches": out[:100]})
 
     async def _on_open(self, conn: Connection, msg: Message) -> None:
-        player, _ = self._player(conn)
+        player, name = self._player(conn)
+        actor = self.actors.get(msg["match"])
+        if actor is not None and actor.core.seat_of(player) is None:
+            seat = next((s for s in (0, 1) if actor.core.reserved_for(s) == player), None)
+            if seat is not None and actor.core.seats[seat] is None:  # "your next match"
+                conn.matches.add(actor.match_id)
+                self._offer(actor, Sit(seat, player, name, conn=conn.id, re=msg["id"]), conn,
+                            msg["id"])
+                return
         await self._to_match(conn, msg, msg["match"],
                              Connect(conn.id, player, since=msg.get("since", 0), re=msg["id"]))
 
     async def _on_watch(self, conn: Connection, msg: Message) -> None:
         player, _ = self._player(conn)
+        if "match" not in msg and "code" not in msg:
+            raise BadRequest(Code.BAD_FIELD, "watch needs a match or a code", msg["id"])
         self._take(msg, Code.TOO_MANY_WATCHES, "too many watch requests; try again later",
                    (self._watches, player),
                    (self._watches_by_address, address_key(conn.address)))
         mid = msg.get("match")
-        if mid is None and "code" in msg:
-            mid = await self._find_code(conn, msg)
+        invited = False
         if mid is None:
-            raise BadRequest(Code.NOT_FOUND if "code" in msg else Code.BAD_FIELD,
-                             "watch needs a known match or code", msg["id"])
+            mid = await self._find_code(conn, msg)
+            core = await self._core(mid) if mid is not None else None
+            # A private match's watch code is an invitation; its invite code is not
+            # (it seats the opponent, and resolves only while the match waits).
+            invited = core is not None and normalize_code(msg["code"]) == core.meta.get(
+                "watch_code")
+            if core is not None and not invited and core.meta.get("private"):
+                self._missed(conn)  # the same answer as no match, and counted as one
+                mid = None
+        if mid is None:
+            raise BadRequest(Code.NOT_FOUND, "no match to watch has that code", msg["id"])
         await self._to_match(conn, msg, mid, Connect(conn.id, None, since=msg.get("since", 0),
-                                                     watch=True, re=msg["id"]))
+                                                     watch=True, re=msg["id"]),
+                             invited=invited)
 
     async def _on_decide(self, conn: Connection, msg: Message) -> None:
         player, _ = self._player(conn)
@@ -577,25 +717,149 @@ class Lobby:
             conn.id, player, msg["id"], msg["version"], msg["decision"], msg.get("seat")),
             attach=False)
 
+    async def _on_reveal(self, conn: Connection, msg: Message) -> None:
+        player, _ = self._player(conn)
+        await self._to_match(conn, msg, msg["match"],
+                             Reveal(conn.id, player, msg["id"], msg["dice"]), attach=False)
+
+    async def _on_claim(self, conn: Connection, msg: Message) -> None:
+        player, _ = self._player(conn)
+        await self._to_match(conn, msg, msg["match"], Claim(conn.id, player, msg["id"]),
+                             attach=False)
+
+    # -- players --
+
+    async def _on_mine(self, conn: Connection, msg: Message) -> None:
+        player, _ = self._player(conn)
+        conn.push({"t": "ack", "re": msg["id"], "matches": self.matches_of(player)})
+
+    async def _on_profile(self, conn: Connection, msg: Message) -> None:
+        conn.push(await self.players.profile(conn, msg))
+
+    async def _on_history(self, conn: Connection, msg: Message) -> None:
+        conn.push(await self.players.history(conn, msg))
+
+    async def _on_leaderboard(self, conn: Connection, msg: Message) -> None:
+        conn.push(await self.players.leaderboard(conn, msg))
+
+    async def _on_set_password(self, conn: Connection, msg: Message) -> None:
+        try:
+            conn.push(await self.players.set_password(conn, msg))
+        except AccountError as exc:
+            raise BadRequest(exc.code, exc.message, msg["id"]) from exc
+
+    async def _on_transfer(self, conn: Connection, msg: Message) -> None:
+        conn.push(await self.players.transfer(conn, msg))
+
+    async def _on_signout_everywhere(self, conn: Connection, msg: Message) -> None:
+        account, token = await self.players.signout_everywhere(conn, msg)
+        for other in list(self.online.get(account.player, ())):
+            if other is not conn:
+                other.push(error(Code.SIGNED_OUT, "you signed out everywhere from another "
+                                 "device"))
+                other.close(Close.POLICY, Code.SIGNED_OUT)
+        conn.push({"t": "ack", "re": msg["id"], "token": token,
+                   "cookie": self.players.ticket(account)})
+
+    # -- matches made by someone else --
+
+    async def reserve(self, players: tuple[tuple[str, str], tuple[str, str]], *,
+                      config: Mapping[str, Any], game: str = "kickline",
+                      clock: Clock | None = None, rated: bool = False,
+                      start_by: float | None = None,
+                      meta: Mapping[str, Any] | None = None,
+                      match_id: str | None = None) -> str:
+        """Make a match for two named players (``(player id, name)`` for seat 0, then
+        seat 1): it appears in both players' ``welcome.matches`` and ``mine`` as
+        ``reserved`` ("your next match"), online players are sent ``next_match``, and
+        only they may sit (by ``open``ing it).  It starts when both have.  If
+        ``start_by`` (epoch seconds) passes first, the one who came wins (``reason:
+        "no_show"``; neither: ``"no_show_both"``); without it the waiting time is the
+        server's (an hour).  ``rated`` says whether the result moves ratings; ``meta``
+        is kept with the match and its record (a tournament puts ``{"tournament":
+        ...}`` there; ``tournament`` is copied into the record).  Returns the match id.
+        Raises :class:`ValueError` for a bad game or config (nothing made) and
+        :class:`~.protocol.BadRequest` ``busy`` at the server's match limit.
+
+        With ``match_id`` (a tournament derives its boards' ids) the call is idempotent:
+        if a match with that id exists, live or stored, nothing is made."""
+        ruleset = games.get(game)
+        ruleset.game.setup(config)  # raises for a config the ruleset refuses
+        if players[0][0] == players[1][0]:
+            raise ValueError("a reserved match needs two different players")
+        if match_id is not None and (match_id in self.actors
+                                     or await self.store.load(match_id) is not None):
+            return match_id
+        if len(self.actors) >= self.limits.max_live_matches:
+            raise BadRequest(Code.BUSY, "the server is at its match limit; try later")
+        extra = dict(meta or {})
+        extra.update(private=True, quick=False, rated=rated)
+        core = self._new_core(ruleset, config, clock or self.limits.clock, extra, match_id)
+        await self._claim_codes(core)
+        actor = await self._start(core)
+        if not await actor.call(Reserve(players, start_by)):
+            raise StoreError("the match stopped before it was saved")
+        for seat, (player, _) in enumerate(players):
+            for c in list(self.online.get(player, ())):
+                c.push({"t": "next_match", "match": core.match_id, "seat": seat,
+                        "opponent": players[1 - seat][1], "game": game,
+                        "config": dict(config), "rated": rated, "start_by": start_by,
+                        "tournament": extra.get("tournament")})
+        return core.match_id
+
+    # -- tournaments (tournaments.Desk answers; Refused becomes the error) --
+
+    async def _tournament(self, conn: Connection, msg: Message, what: str) -> None:
+        if self.desk is None:
+            raise BadRequest(Code.UNKNOWN_TYPE, "this server runs no tournaments", msg["id"])
+        try:
+            conn.push(await getattr(self.desk, what)(conn, msg))
+        except Refused as exc:
+            conn.push(error(exc.code, exc.message, msg["id"]))
+
+    async def _on_tournaments(self, conn: Connection, msg: Message) -> None:
+        await self._tournament(conn, msg, "on_list")
+
+    async def _on_tournament(self, conn: Connection, msg: Message) -> None:
+        await self._tournament(conn, msg, "on_view")
+
+    async def _on_tcommand(self, conn: Connection, msg: Message) -> None:
+        await self._tournament(conn, msg, "on_command")
+
+    async def cancel(self, match_id: str) -> None:
+        """End a live match without a result (``reason: "cancelled"``, played by nobody):
+        a tournament organiser decided its board.  Nothing if it is not live here."""
+        actor = self.actors.get(match_id)
+        if actor is not None:
+            await actor.call(Cancel())
+
     async def _on_resign(self, conn: Connection, msg: Message) -> None:
         player, _ = self._player(conn)
         await self._to_match(conn, msg, msg["match"],
                              Resign(conn.id, player, msg["id"], msg.get("seat")), attach=False)
 
-    async def _to_match(self, conn: Connection, msg: Message, mid: str, cmd: Command,
-                        *, attach: bool = True) -> None:
+    async def _core(self, mid: str) -> MatchCore | None:
+        """The match: live here, or as last stored (read-only)."""
         actor = self.actors.get(mid)
+        if actor is not None:
+            return actor.core
+        return await self._load(mid) if len(mid) <= 64 else None
+
+    async def _to_match(self, conn: Connection, msg: Message, mid: str, cmd: Command,
+                        *, attach: bool = True, invited: bool = False) -> None:
+        actor = self.actors.get(mid)
+        core = actor.core if actor is not None else await self._core(mid)
+        # A private match the sender may not see answers exactly as no match would.
+        if core is None or not (invited or self.may_see(core, conn.player)) or (
+                actor is None and core.status != "over"):
+            # (Not live here and not over: another server runs it.)
+            raise BadRequest(Code.NOT_FOUND, f"no match {mid!r} on this server", msg["id"])
         if actor is not None:
             if attach:
                 conn.matches.add(mid)
             self._offer(actor, cmd, conn, msg["id"])
             return
-        # Not live here: a finished match (or one another server runs) answers from
-        # the store, read-only.
-        core = await self._load(mid) if len(mid) <= 64 else None
-        if core is None or core.status != "over":
-            raise BadRequest(Code.NOT_FOUND, f"no match {mid!r} on this server", msg["id"])
-        _answer(core, cmd, conn, self.clock())
+        _answer(core, cmd, conn, self.clock())  # finished: answered from the store
 
 
 def _answer(core: MatchCore, cmd: Command, peer: Peer, now: float) -> None:

@@ -14,6 +14,8 @@ from typing import Any, Final
 
 import msgpack  # type: ignore[import-untyped]
 
+from . import metrics
+
 PROTOCOL_VERSIONS: Final = (1,)
 """Protocol versions this server speaks, oldest first."""
 
@@ -55,9 +57,28 @@ class Code:
     TOO_MANY_MATCHES: Final = "too_many_matches"
     TOO_MANY_WATCHES: Final = "too_many_watches"
     LOCKED_OUT: Final = "locked_out"
+    BAD_REVEAL: Final = "bad_reveal"
+    REVEAL_CLOSED: Final = "reveal_closed"
     BUSY: Final = "busy"
     SHUTTING_DOWN: Final = "shutting_down"
     INTERNAL: Final = "internal"
+    # accounts
+    NO_IDENTITY: Final = "no_identity"  # close 1008
+    NAME_TAKEN: Final = "name_taken"  # close 1008
+    RESERVED_NAME: Final = "reserved_name"  # close 1008
+    SIGNED_OUT: Final = "signed_out"  # close 1008
+    WRONG_PASSWORD: Final = "wrong_password"
+    NO_PASSWORD: Final = "no_password"
+    BAD_PASSWORD: Final = "bad_password"
+    TOO_MANY_ATTEMPTS: Final = "too_many_attempts"
+    TRANSFER_USED: Final = "transfer_used"
+    TRANSFER_EXPIRED: Final = "transfer_expired"
+    TRANSFER_UNKNOWN: Final = "transfer_unknown"
+    # presence, challenges, rematches
+    CANNOT_CLAIM: Final = "cannot_claim"
+    NOT_ONLINE: Final = "not_online"
+    NO_CHALLENGE: Final = "no_challenge"
+    NOT_OVER: Final = "not_over"
 
 
 class Close:
@@ -230,14 +251,16 @@ class Field:
 
 SCHEMAS: Final[dict[str, dict[str, Field]]] = {
     "hello": {"versions": Field("list"), "token": Field("str", False),
-              "name": Field("str", False)},
+              "name": Field("str", False), "password": Field("str", False),
+              "transfer": Field("str", False)},
     "ping": {},
     "create": {_ID: Field("id"), "game": Field("str", False), "config": Field("map"),
                "clock": Field("map", False), "private": Field("bool", False),
-               "bot": Field("str", False)},
-    "join": {_ID: Field("id"), "code": Field("str")},
+               "bot": Field("str", False), "dice_commit": Field("str", False)},
+    "join": {_ID: Field("id"), "code": Field("str"), "dice_commit": Field("str", False)},
     "quick": {_ID: Field("id"), "game": Field("str", False), "config": Field("map"),
-              "clock": Field("map", False)},
+              "clock": Field("map", False), "dice_commit": Field("str", False)},
+    "reveal": {_ID: Field("id"), "match": Field("str"), "dice": Field("str")},
     "cancel": {_ID: Field("id")},
     "list": {_ID: Field("id"), "game": Field("str", False)},
     "open": {_ID: Field("id"), "match": Field("str"), "since": Field("int", False)},
@@ -246,12 +269,29 @@ SCHEMAS: Final[dict[str, dict[str, Field]]] = {
     "decide": {_ID: Field("id"), "match": Field("str"), "version": Field("int"),
                "decision": Field("str"), "seat": Field("seat", False)},
     "resign": {_ID: Field("id"), "match": Field("str"), "seat": Field("seat", False)},
+    "claim": {_ID: Field("id"), "match": Field("str")},
+    "mine": {_ID: Field("id")},
+    "profile": {_ID: Field("id"), "player": Field("str", False), "name": Field("str", False)},
+    "history": {_ID: Field("id"), "player": Field("str", False), "name": Field("str", False),
+                "before": Field("num", False), "limit": Field("int", False)},
+    "leaderboard": {_ID: Field("id"), "mode": Field("str")},
+    "set_password": {_ID: Field("id"), "password": Field("str", False),
+                     "old": Field("str", False)},
+    "transfer": {_ID: Field("id"), "origin": Field("str")},
+    "signout_everywhere": {_ID: Field("id")},
+    "tournaments": {_ID: Field("id")},
+    "tournament": {_ID: Field("id"), "tournament": Field("str"), "watch": Field("bool", False),
+                   "card": Field("int", False)},
+    "tcommand": {_ID: Field("id"), "op": Field("str"), "tournament": Field("str", False),
+                 "args": Field("map", False)},
 }
 """Client message types and their fields.  Unknown extra fields are rejected."""
 
 _CHECK: dict[str, Callable[[Any], bool]] = {
     "str": lambda v: isinstance(v, str),
     "int": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**63,
+    "num": lambda v: (isinstance(v, int | float) and not isinstance(v, bool)
+                      and 0 <= v < 2**63),
     "bool": lambda v: isinstance(v, bool),
     "map": lambda v: isinstance(v, dict),
     "list": lambda v: isinstance(v, list),
@@ -260,7 +300,8 @@ _CHECK: dict[str, Callable[[Any], bool]] = {
 }
 
 _KIND_TEXT = {
-    "str": "a string", "int": "a non-negative integer", "bool": "a boolean", "map": "a map",
+    "str": "a string", "int": "a non-negative integer", "num": "a non-negative number",
+    "bool": "a boolean", "map": "a map",
     "list": "a list", "id": "a string of 1-64 characters or a non-negative integer",
     "seat": "0 or 1",
 }
@@ -288,6 +329,7 @@ def validate(msg: Message) -> Message:
 
 
 def error(code: str, message: str, re: MsgId | None = None, **extra: Any) -> Message:
+    metrics.error(code)  # every error a client is sent is made here: counted by code
     out: Message = {"t": "error", "code": code, "message": message}
     if re is not None:
         out["re"] = re

@@ -7,17 +7,28 @@ same ``start`` overwrites what an interrupted one may have written, so it is
 idempotent.  A **lease** names the one server process that runs a match; ``save``
 is refused (:class:`LeaseLost`) for anyone else.
 
+The store also keeps the **players**: accounts (unique by name key), each player's
+standing per mode (rating and win/draw/loss counts), the finished-match **records**
+(one per match, both players' before/after ratings) with a per-player **history**
+index newest first, the matches finished but not yet recorded, and one-time transfer
+codes.  Its schema is versioned (:mod:`.migrations`): opening a store brings it up to
+date, and refuses one written by a newer server.
+
 Implementations: :mod:`.store_sqlite` (embedded, the default) and
-:mod:`.store_redis`.  Both pass ``tests/server/test_store.py``.
+:mod:`.store_redis`.  Both pass ``tests/server/test_store.py`` and
+``tests/server/test_store_players.py``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import msgpack  # type: ignore[import-untyped]
+
+from .accounts import Account
+from .ratings import Standing
 
 
 class StoreError(Exception):
@@ -36,10 +47,22 @@ class LogGap(StoreError):
     """``save`` was asked to append past the end of the stored log."""
 
 
+class SchemaTooNew(StoreError):
+    """The store was written by a newer server (a schema version this one lacks)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Stored:
     snapshot: bytes
     log: list[bytes]
+
+
+Build = Callable[[list[Standing]], tuple[bytes, list[Standing]]]
+"""Given the players' current standings (in the order asked), the record to store and
+their new standings: called inside the store's transaction (perhaps more than once,
+with fresh standings, if another write raced it), so it must be pure."""
+
+TransferState = Literal["ok", "unknown", "used", "expired"]
 
 
 class Store(Protocol):
@@ -70,7 +93,109 @@ class Store(Protocol):
 
     async def find_code(self, code: str) -> str | None: ...
 
+    async def ping(self) -> None:
+        """Raise :class:`StoreUnavailable` unless the store answers now."""
+        ...
+
     async def aclose(self) -> None: ...
+
+    # -- schema --
+
+    async def migrate(self) -> list[int]:
+        """Bring the schema up to date; returns the versions applied (raises
+        :class:`SchemaTooNew` for a store written by a newer server)."""
+        ...
+
+    async def schema_version(self) -> int: ...
+
+    # -- players --
+
+    async def create_account(self, account: Account) -> bool:
+        """Store a new account; ``False`` (nothing written) if its name key or player id
+        is taken."""
+        ...
+
+    async def put_account(self, account: Account) -> None:
+        """Replace an existing account (same player id and name)."""
+        ...
+
+    async def account(self, player: str) -> Account | None: ...
+
+    async def account_by_name(self, key: str) -> Account | None:
+        """The account whose name key (:func:`.accounts.name_key`) is ``key``."""
+        ...
+
+    async def standings(self, player: str) -> dict[str, Standing]:
+        """The player's standing per mode (modes never played are absent)."""
+        ...
+
+    async def record_result(self, match_id: str, mode: str, players: Sequence[str],
+                            at: float, build: Build) -> tuple[bytes, bool]:
+        """Record a finished match once: store ``build``'s record and standings (for
+        ``mode``), index it in each player's history at time ``at``, and drop it from
+        :meth:`unrecorded`, atomically.  Returns ``(record, True)``; if the match was
+        already recorded, ``(the stored record, False)`` and nothing changes."""
+        ...
+
+    async def result(self, match_id: str) -> bytes | None:
+        """A finished match's record."""
+        ...
+
+    async def history(self, player: str, *, limit: int = 20,
+                      before: float | None = None) -> list[bytes]:
+        """The player's match records, newest first, finished before ``before``."""
+        ...
+
+    async def unrecorded(self) -> list[str]:
+        """Matches finished but not recorded yet (sorted)."""
+        ...
+
+    async def leaderboard(self, mode: str, *, limit: int) -> list[tuple[str, Standing]]:
+        """The ``limit`` highest ratings in ``mode``, best first (callers filter out
+        the provisional and the inactive)."""
+        ...
+
+    async def put_transfer(self, code: str, player: str, expires: float) -> None:
+        """Keep a one-time transfer code (already hashed by the caller)."""
+        ...
+
+    async def take_transfer(self, code: str, now: float) -> tuple[TransferState, str | None]:
+        """Use a transfer code: ``("ok", player)`` once; afterwards ``"used"``; past its
+        expiry ``"expired"``; never issued (or long gone) ``"unknown"``."""
+        ...
+
+    # -- tournaments --
+
+    async def create_tournament(self, tid: str, created: float) -> bool:
+        """Register a new event id; ``False`` (nothing written) if it is taken."""
+        ...
+
+    async def append_events(self, tid: str, start: int, events: Sequence[bytes]) -> None:
+        """Write an event's log entries at index ``start`` (a retried write with the same
+        ``start`` overwrites; :class:`LogGap` past the end)."""
+        ...
+
+    async def tournament_events(self, tid: str) -> list[bytes]:
+        """An event's whole log (empty for an unknown id)."""
+        ...
+
+    async def tournament_ids(self, *, unfinished: bool) -> list[str]:
+        """Event ids, newest first; only the unfinished ones if asked."""
+        ...
+
+    async def finish_tournament(self, tid: str) -> None: ...
+
+    async def organisers(self) -> set[str]:
+        """The accounts that hold the organiser role."""
+        ...
+
+    async def grant_organiser(self, player: str) -> None: ...
+
+    async def revoke_organiser(self, player: str) -> None: ...
+
+    async def count_accounts(self, at_most: int) -> int:
+        """How many accounts exist, counting no further than ``at_most``."""
+        ...
 
 
 def pack(obj: Any) -> bytes:

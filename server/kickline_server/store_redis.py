@@ -1,22 +1,41 @@
 """The Redis store: a snapshot string and a log list per match, fenced by a lease.
 
 Keys (prefix ``kl:`` by default): ``m:{id}:snap``, ``m:{id}:log``, ``lease:{id}``
-(the owner's id, with a TTL), ``unfinished`` (a set of ids) and ``code:{code}``.
+(the owner's id, with a TTL), ``unfinished`` (a set of ids) and ``code:{code}``;
+players: ``acct:{player}`` (msgpack), ``name:{name key}`` (player id), ``st:{player}``
+(a hash, mode -> msgpack standing), ``lb:{mode}`` (sorted set, rating), ``res:{match}``
+(msgpack record), ``hist:{player}`` (sorted set of matches by time), ``unrecorded``
+(set), ``xfer:{code}`` (msgpack, expiring); tournaments: ``t:{id}:log`` (list of
+events), ``tournaments`` (sorted set by creation), ``tournaments:unfinished`` (set),
+``organisers`` (set); ``schema`` holds the schema version.
 ``save`` is one Lua script, so it is atomic and refused unless the caller holds the
 lease.  Connection failures surface as :class:`~.store.StoreUnavailable`.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ResponseError
+from redis.exceptions import ResponseError, WatchError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .store import LeaseLost, LogGap, Stored, StoreUnavailable
+from .accounts import Account
+from .migrations import migrate_redis
+from .ratings import Standing
+from .store import (
+    Build,
+    LeaseLost,
+    LogGap,
+    Stored,
+    StoreUnavailable,
+    TransferState,
+    pack,
+    unpack,
+)
 
 T = TypeVar("T")
 
@@ -31,10 +50,49 @@ if n > start then
 end
 for i = 6, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 redis.call('SET', KEYS[3], ARGV[5])
-if ARGV[3] == '1' then redis.call('SREM', KEYS[4], ARGV[4])
+if ARGV[3] == '1' then
+  redis.call('SREM', KEYS[4], ARGV[4])
+  if redis.call('EXISTS', KEYS[6]) == 0 then redis.call('SADD', KEYS[5], ARGV[4]) end
 else redis.call('SADD', KEYS[4], ARGV[4]) end
 return n
 """
+
+_CREATE_ACCOUNT = """
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[2])
+return 1
+"""
+
+_TAKE_TRANSFER = """
+local raw = redis.call('GET', KEYS[1])
+if raw == false then return {'unknown', ''} end
+local t = cmsgpack.unpack(raw)
+if t['used'] then return {'used', ''} end
+if t['expires'] < tonumber(ARGV[1]) then return {'expired', ''} end
+t['used'] = tonumber(ARGV[1])
+redis.call('SET', KEYS[1], cmsgpack.pack(t), 'KEEPTTL')
+return {'ok', t['player']}
+"""
+
+_APPEND = """
+local n = redis.call('LLEN', KEYS[1])
+local start = tonumber(ARGV[1])
+if n < start then return redis.error_reply('GAP log has ' .. n .. ' entries') end
+if n > start then
+  if start == 0 then redis.call('DEL', KEYS[1]) else redis.call('LTRIM', KEYS[1], 0, start - 1) end
+end
+for i = 4, #ARGV do redis.call('RPUSH', KEYS[1], ARGV[i]) end
+if redis.call('ZSCORE', KEYS[2], ARGV[2]) == false then
+  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
+  redis.call('SADD', KEYS[3], ARGV[2])
+end
+return n
+"""
+
+TRANSFER_KEEP = 86_400
+"""Seconds a transfer code is kept after it expires (so a late replay is told "used" or
+"expired", not "unknown")."""
 
 _ACQUIRE = """
 local owner = redis.call('GET', KEYS[1])
@@ -63,6 +121,14 @@ class RedisStore:
         self._save = self._r.register_script(_SAVE)
         self._acquire = self._r.register_script(_ACQUIRE)
         self._release = self._r.register_script(_RELEASE)
+        self._create_account = self._r.register_script(_CREATE_ACCOUNT)
+        self._take_transfer = self._r.register_script(_TAKE_TRANSFER)
+        self._append = self._r.register_script(_APPEND)
+
+    @property
+    def _a(self) -> Any:
+        """The client, untyped: redis-py's stubs type replies as ``bytes | str``."""
+        return self._r
 
     def _k(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
@@ -79,7 +145,8 @@ class RedisStore:
     async def save(self, match_id: str, snapshot: bytes, entries: Sequence[bytes], start: int,
                    *, finished: bool, owner: str) -> None:
         keys = [self._k("lease", match_id), self._k("m", match_id, "log"),
-                self._k("m", match_id, "snap"), self._k("unfinished")]
+                self._k("m", match_id, "snap"), self._k("unfinished"),
+                self._k("unrecorded"), self._k("res", match_id)]
         args: list[Any] = [owner, start, "1" if finished else "0", match_id, snapshot, *entries]
         try:
             await self._call(lambda: self._save(keys=keys, args=args))
@@ -127,6 +194,178 @@ class RedisStore:
 
     async def aclose(self) -> None:
         await self._r.aclose()
+
+    # -- schema --
+
+    async def migrate(self) -> list[int]:
+        return await self._call(lambda: migrate_redis(self._r, self.prefix))
+
+    async def schema_version(self) -> int:
+        return int(await self._call(lambda: self._r.get(self._k("schema"))) or 0)
+
+    # -- players --
+
+    async def create_account(self, account: Account) -> bool:
+        keys = [self._k("acct", account.player), self._k("name", account.key)]
+        args: list[Any] = [pack(account.plain()), account.player]
+        return bool(await self._call(lambda: self._create_account(keys=keys, args=args)))
+
+    async def put_account(self, account: Account) -> None:
+        await self._call(lambda: self._a.set(self._k("acct", account.player),
+                                             pack(account.plain()), xx=True))
+
+    async def account(self, player: str) -> Account | None:
+        raw = await self._call(lambda: self._a.get(self._k("acct", player)))
+        return None if raw is None else Account.from_plain(unpack(raw))
+
+    async def account_by_name(self, key: str) -> Account | None:
+        player = await self._call(lambda: self._a.get(self._k("name", key)))
+        return None if player is None else await self.account(_text(player))
+
+    async def standings(self, player: str) -> dict[str, Standing]:
+        raw = await self._call(lambda: self._a.hgetall(self._k("st", player)))
+        return {_text(m): Standing.from_plain(unpack(d)) for m, d in raw.items()}
+
+    async def record_result(self, match_id: str, mode: str, players: Sequence[str],
+                            at: float, build: Build) -> tuple[bytes, bool]:
+        res = self._k("res", match_id)
+        watched = [res, *(self._k("st", p) for p in players)]
+
+        async def attempt() -> tuple[bytes, bool]:
+            pipe: Any
+            async with self._a.pipeline(transaction=True) as pipe:
+                while True:
+                    try:
+                        await pipe.watch(*watched)
+                        existing = await pipe.get(res)
+                        if existing is not None:
+                            await pipe.unwatch()
+                            return bytes(existing), False
+                        current = []
+                        for p in players:
+                            raw = await pipe.hget(self._k("st", p), mode)
+                            current.append(Standing() if raw is None
+                                           else Standing.from_plain(unpack(raw)))
+                        record, new = build(current)
+                        pipe.multi()
+                        pipe.set(res, record)
+                        for p, st in zip(players, new, strict=True):
+                            pipe.hset(self._k("st", p), mode, pack(st.plain()))
+                            pipe.zadd(self._k("lb", mode), {p: st.rating})
+                            pipe.zadd(self._k("hist", p), {match_id: at})
+                        pipe.srem(self._k("unrecorded"), match_id)
+                        await pipe.execute()
+                        return record, True
+                    except WatchError:
+                        continue  # another result for one of these players: read again
+        return await self._call(attempt)
+
+    async def result(self, match_id: str) -> bytes | None:
+        raw = await self._call(lambda: self._a.get(self._k("res", match_id)))
+        return None if raw is None else bytes(raw)
+
+    async def history(self, player: str, *, limit: int = 20,
+                      before: float | None = None) -> list[bytes]:
+        top: Any = "+inf" if before is None else f"({before!r}"
+        ids = await self._call(lambda: self._a.zrevrangebyscore(
+            self._k("hist", player), top, "-inf", start=0, num=limit))
+        if not ids:
+            return []
+        raws = await self._call(lambda: self._a.mget([self._k("res", _text(i)) for i in ids]))
+        return [bytes(r) for r in raws if r is not None]
+
+    async def unrecorded(self) -> list[str]:
+        ids = await self._call(lambda: self._a.smembers(self._k("unrecorded")))
+        return sorted(_text(i) for i in ids)
+
+    async def leaderboard(self, mode: str, *, limit: int) -> list[tuple[str, Standing]]:
+        ids = [_text(i) for i in await self._call(
+            lambda: self._a.zrevrange(self._k("lb", mode), 0, limit - 1))]
+        if not ids:
+            return []
+
+        async def get() -> list[Any]:
+            async with self._a.pipeline(transaction=False) as pipe:
+                for p in ids:
+                    pipe.hget(self._k("st", p), mode)
+                return list(await pipe.execute())
+        raws = await self._call(get)
+        return [(p, Standing.from_plain(unpack(raw)))
+                for p, raw in zip(ids, raws, strict=True) if raw is not None]
+
+    async def put_transfer(self, code: str, player: str, expires: float) -> None:
+        ttl = max(1, int(expires - time.time()) + TRANSFER_KEEP)
+        data = pack({"player": player, "expires": expires, "used": None})
+        await self._call(lambda: self._a.set(self._k("xfer", code), data, ex=ttl))
+
+    async def take_transfer(self, code: str, now: float) -> tuple[TransferState, str | None]:
+        keys = [self._k("xfer", code)]
+        state, player = await self._call(lambda: self._take_transfer(keys=keys, args=[now]))
+        s = _text(state)
+        if s == "ok":
+            return "ok", _text(player)
+        if s in ("unknown", "used", "expired"):
+            return s, None  # type: ignore[return-value]
+        raise StoreUnavailable(f"redis: unexpected transfer state {s!r}")
+
+    # -- tournaments --
+
+    async def create_tournament(self, tid: str, created: float) -> bool:
+        async def run() -> bool:
+            added = await self._a.zadd(self._k("tournaments"), {tid: created}, nx=True)
+            if added:
+                await self._a.sadd(self._k("tournaments", "unfinished"), tid)
+            return bool(added)
+        return await self._call(run)
+
+    async def append_events(self, tid: str, start: int, events: Sequence[bytes]) -> None:
+        keys = [self._k("t", tid, "log"), self._k("tournaments"),
+                self._k("tournaments", "unfinished")]
+        args: list[Any] = [start, tid, time.time(), *events]
+        try:
+            await self._call(lambda: self._append(keys=keys, args=args))
+        except ResponseError as exc:
+            if str(exc).startswith("GAP"):
+                raise LogGap(f"event {tid}: {exc}") from exc
+            raise
+
+    async def tournament_events(self, tid: str) -> list[bytes]:
+        raw = await self._call(lambda: self._a.lrange(self._k("t", tid, "log"), 0, -1))
+        return [bytes(e) for e in raw]
+
+    async def tournament_ids(self, *, unfinished: bool) -> list[str]:
+        ids = [_text(i) for i in await self._call(
+            lambda: self._a.zrevrange(self._k("tournaments"), 0, -1))]
+        if not unfinished:
+            return ids
+        live = {_text(i) for i in await self._call(
+            lambda: self._a.smembers(self._k("tournaments", "unfinished")))}
+        return [i for i in ids if i in live]
+
+    async def finish_tournament(self, tid: str) -> None:
+        await self._call(lambda: self._a.srem(self._k("tournaments", "unfinished"), tid))
+
+    async def organisers(self) -> set[str]:
+        return {_text(p) for p in await self._call(
+            lambda: self._a.smembers(self._k("organisers")))}
+
+    async def grant_organiser(self, player: str) -> None:
+        await self._call(lambda: self._a.sadd(self._k("organisers"), player))
+
+    async def revoke_organiser(self, player: str) -> None:
+        await self._call(lambda: self._a.srem(self._k("organisers"), player))
+
+    async def count_accounts(self, at_most: int) -> int:
+        # No index of accounts: scan their keys (asked only while a server has no
+        # organiser, i.e. when it is fresh and small).
+        async def run() -> int:
+            n = 0
+            async for _ in self._a.scan_iter(match=self._k("acct", "*"), count=100):
+                n += 1
+                if n >= at_most:
+                    break
+            return n
+        return await self._call(run)
 
 
 def _text(v: bytes | str) -> str:

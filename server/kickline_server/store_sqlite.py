@@ -34,7 +34,19 @@ from typing import Any, TypeVar
 import anyio
 import anyio.to_thread
 
-from .store import LeaseLost, LogGap, Stored, StoreUnavailable
+from .accounts import Account
+from .migrations import migrate_sqlite
+from .ratings import Standing
+from .store import (
+    Build,
+    LeaseLost,
+    LogGap,
+    Stored,
+    StoreUnavailable,
+    TransferState,
+    pack,
+    unpack,
+)
 
 T = TypeVar("T")
 
@@ -83,6 +95,11 @@ class SqliteStore:
             raise ValueError("synchronous must be OFF, NORMAL, FULL or EXTRA")
         self._db.execute(f"PRAGMA synchronous={synchronous}")
         self._db.executescript(_SCHEMA)
+        try:
+            self.migrated = migrate_sqlite(self._db)
+        except BaseException:
+            self._db.close()
+            raise
         self.checkpoints = 0  # checkpoints that copied pages (for tests and benchmarks)
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
@@ -129,7 +146,9 @@ class SqliteStore:
                 db.execute("SAVEPOINT one")
                 try:
                     j.result = j.fn(*j.args)
-                except (LeaseLost, LogGap) as exc:
+                except sqlite3.OperationalError:
+                    raise  # the disk or the database: the whole batch fails
+                except Exception as exc:  # this write's refusal (or its build's bug)
                     j.error = exc
                     db.execute("ROLLBACK TO one")
                 db.execute("RELEASE one")
@@ -142,6 +161,19 @@ class SqliteStore:
         finally:
             for j in batch:
                 j.done = True
+
+    async def ping(self) -> None:
+        """Answer a trivial query (``/readyz``); :class:`StoreUnavailable` if it cannot."""
+        await self._run(lambda: self._db.execute("SELECT 1").fetchone())
+
+    async def migrate(self) -> list[int]:
+        # Done on opening (nothing may read the old schema first): report it once.
+        applied, self.migrated = self.migrated, []
+        return applied
+
+    async def schema_version(self) -> int:
+        return await self._run(lambda: int(
+            self._db.execute("PRAGMA user_version").fetchone()[0]))
 
     def _save(self, match_id: str, snapshot: bytes, entries: Sequence[bytes], start: int,
               finished: bool, owner: str) -> None:
@@ -161,6 +193,9 @@ class SqliteStore:
             " ON CONFLICT (id) DO UPDATE SET snapshot = excluded.snapshot,"
             " log_len = excluded.log_len, finished = excluded.finished",
             (match_id, snapshot, start + len(entries), int(finished)))
+        if finished:
+            db.execute("INSERT OR IGNORE INTO unrecorded (match) SELECT ? WHERE NOT EXISTS"
+                       " (SELECT 1 FROM results WHERE match = ?)", (match_id, match_id))
 
     async def _write(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` in the next group commit; its result once committed."""
@@ -242,6 +277,195 @@ class SqliteStore:
 
     async def find_code(self, code: str) -> str | None:
         return await self._run(self._find_code, code)
+
+    # -- players --
+
+    def _create_account(self, account: Account) -> bool:
+        cur = self._db.execute(
+            "INSERT OR IGNORE INTO accounts (player, name_key, data) VALUES (?, ?, ?)",
+            (account.player, account.key, pack(account.plain())))
+        return cur.rowcount == 1
+
+    async def create_account(self, account: Account) -> bool:
+        return await self._write(self._create_account, account)
+
+    def _put_account(self, account: Account) -> None:
+        self._db.execute("UPDATE accounts SET data = ? WHERE player = ? AND name_key = ?",
+                         (pack(account.plain()), account.player, account.key))
+
+    async def put_account(self, account: Account) -> None:
+        await self._write(self._put_account, account)
+
+    def _account(self, column: str, value: str) -> Account | None:
+        row = self._db.execute(f"SELECT data FROM accounts WHERE {column} = ?",
+                               (value,)).fetchone()
+        return None if row is None else Account.from_plain(unpack(row[0]))
+
+    async def account(self, player: str) -> Account | None:
+        return await self._run(self._account, "player", player)
+
+    async def account_by_name(self, key: str) -> Account | None:
+        return await self._run(self._account, "name_key", key)
+
+    def _standings(self, player: str) -> dict[str, Standing]:
+        rows = self._db.execute("SELECT mode, data FROM standings WHERE player = ?",
+                                (player,)).fetchall()
+        return {str(m): Standing.from_plain(unpack(d)) for m, d in rows}
+
+    async def standings(self, player: str) -> dict[str, Standing]:
+        return await self._run(self._standings, player)
+
+    def _record(self, match_id: str, mode: str, players: list[str], at: float,
+                build: Build) -> tuple[bytes, bool]:
+        db = self._db
+        row = db.execute("SELECT record FROM results WHERE match = ?", (match_id,)).fetchone()
+        if row is not None:
+            return bytes(row[0]), False
+        current = [self._standings(p).get(mode, Standing()) for p in players]
+        record, new = build(current)
+        db.execute("INSERT INTO results (match, at, record) VALUES (?, ?, ?)",
+                   (match_id, at, record))
+        for p, st in zip(players, new, strict=True):
+            db.execute("INSERT INTO history (player, at, match) VALUES (?, ?, ?)",
+                       (p, at, match_id))
+            db.execute("INSERT INTO standings (player, mode, rating, data) VALUES (?, ?, ?, ?)"
+                       " ON CONFLICT (player, mode) DO UPDATE SET rating = excluded.rating,"
+                       " data = excluded.data", (p, mode, st.rating, pack(st.plain())))
+        db.execute("DELETE FROM unrecorded WHERE match = ?", (match_id,))
+        return record, True
+
+    async def record_result(self, match_id: str, mode: str, players: Sequence[str],
+                            at: float, build: Build) -> tuple[bytes, bool]:
+        return await self._write(self._record, match_id, mode, list(players), at, build)
+
+    def _result(self, match_id: str) -> bytes | None:
+        row = self._db.execute("SELECT record FROM results WHERE match = ?",
+                               (match_id,)).fetchone()
+        return None if row is None else bytes(row[0])
+
+    async def result(self, match_id: str) -> bytes | None:
+        return await self._run(self._result, match_id)
+
+    def _history(self, player: str, limit: int, before: float | None) -> list[bytes]:
+        rows = self._db.execute(
+            "SELECT r.record FROM history h JOIN results r ON r.match = h.match"
+            " WHERE h.player = ? AND h.at < ? ORDER BY h.at DESC, h.match DESC LIMIT ?",
+            (player, float("inf") if before is None else before, limit)).fetchall()
+        return [bytes(r[0]) for r in rows]
+
+    async def history(self, player: str, *, limit: int = 20,
+                      before: float | None = None) -> list[bytes]:
+        return await self._run(self._history, player, limit, before)
+
+    async def unrecorded(self) -> list[str]:
+        return await self._run(lambda: [str(r[0]) for r in self._db.execute(
+            "SELECT match FROM unrecorded ORDER BY match").fetchall()])
+
+    def _leaderboard(self, mode: str, limit: int) -> list[tuple[str, Standing]]:
+        rows = self._db.execute(
+            "SELECT player, data FROM standings WHERE mode = ? ORDER BY rating DESC,"
+            " player LIMIT ?", (mode, limit)).fetchall()
+        return [(str(p), Standing.from_plain(unpack(d))) for p, d in rows]
+
+    async def leaderboard(self, mode: str, *, limit: int) -> list[tuple[str, Standing]]:
+        return await self._run(self._leaderboard, mode, limit)
+
+    def _put_transfer(self, code: str, player: str, expires: float) -> None:
+        # Forget codes long past their expiry (a day later: a late replay is still told
+        # "used" or "expired" rather than "unknown").
+        self._db.execute("DELETE FROM transfers WHERE expires < ?", (expires - 2 * 86_400,))
+        self._db.execute("INSERT INTO transfers (code, player, expires) VALUES (?, ?, ?)",
+                         (code, player, expires))
+
+    async def put_transfer(self, code: str, player: str, expires: float) -> None:
+        await self._write(self._put_transfer, code, player, expires)
+
+    def _take_transfer(self, code: str, now: float) -> tuple[TransferState, str | None]:
+        row = self._db.execute("SELECT player, expires, used FROM transfers WHERE code = ?",
+                               (code,)).fetchone()
+        if row is None:
+            return "unknown", None
+        player, expires, used = row
+        if used is not None:
+            return "used", None
+        if expires < now:
+            return "expired", None
+        self._db.execute("UPDATE transfers SET used = ? WHERE code = ?", (now, code))
+        return "ok", str(player)
+
+    async def take_transfer(self, code: str, now: float) -> tuple[TransferState, str | None]:
+        return await self._write(self._take_transfer, code, now)
+
+    # -- tournaments --
+
+    def _create_tournament(self, tid: str, created: float) -> bool:
+        cur = self._db.execute("INSERT OR IGNORE INTO tournaments (id, created) VALUES (?, ?)",
+                               (tid, created))
+        return cur.rowcount == 1
+
+    async def create_tournament(self, tid: str, created: float) -> bool:
+        return await self._write(self._create_tournament, tid, created)
+
+    def _append_events(self, tid: str, start: int, events: list[bytes]) -> None:
+        db = self._db
+        row = db.execute("SELECT events FROM tournaments WHERE id = ?", (tid,)).fetchone()
+        n = 0 if row is None else int(row[0])
+        if row is None:
+            db.execute("INSERT INTO tournaments (id, created) VALUES (?, ?)",
+                       (tid, self.clock()))
+        if n < start:
+            raise LogGap(f"event {tid} has {n} entries, asked to write at {start}")
+        db.execute("DELETE FROM tournament_events WHERE tournament = ? AND idx >= ?",
+                   (tid, start))
+        db.executemany("INSERT INTO tournament_events (tournament, idx, event) VALUES (?, ?, ?)",
+                       [(tid, start + i, e) for i, e in enumerate(events)])
+        db.execute("UPDATE tournaments SET events = ? WHERE id = ?", (start + len(events), tid))
+
+    async def append_events(self, tid: str, start: int, events: Sequence[bytes]) -> None:
+        await self._write(self._append_events, tid, start, list(events))
+
+    def _tournament_events(self, tid: str) -> list[bytes]:
+        rows = self._db.execute(
+            "SELECT e.event FROM tournament_events e JOIN tournaments t ON t.id = e.tournament"
+            " WHERE e.tournament = ? AND e.idx < t.events ORDER BY e.idx", (tid,)).fetchall()
+        return [bytes(r[0]) for r in rows]
+
+    async def tournament_events(self, tid: str) -> list[bytes]:
+        return await self._run(self._tournament_events, tid)
+
+    def _tournament_ids(self, unfinished: bool) -> list[str]:
+        where = " WHERE finished = 0" if unfinished else ""
+        rows = self._db.execute(f"SELECT id FROM tournaments{where} ORDER BY created DESC, id")
+        return [str(r[0]) for r in rows.fetchall()]
+
+    async def tournament_ids(self, *, unfinished: bool) -> list[str]:
+        return await self._run(self._tournament_ids, unfinished)
+
+    def _exec(self, sql: str, *args: Any) -> None:
+        self._db.execute(sql, args)
+
+    async def finish_tournament(self, tid: str) -> None:
+        await self._write(self._exec, "UPDATE tournaments SET finished = 1 WHERE id = ?", tid)
+
+    def _organisers(self) -> set[str]:
+        return {str(r[0]) for r in self._db.execute("SELECT player FROM organisers")}
+
+    async def organisers(self) -> set[str]:
+        return await self._run(self._organisers)
+
+    async def grant_organiser(self, player: str) -> None:
+        await self._write(self._exec, "INSERT OR IGNORE INTO organisers (player) VALUES (?)",
+                          player)
+
+    async def revoke_organiser(self, player: str) -> None:
+        await self._write(self._exec, "DELETE FROM organisers WHERE player = ?", player)
+
+    def _count_accounts(self, at_most: int) -> int:
+        return int(self._db.execute("SELECT count(*) FROM (SELECT 1 FROM accounts LIMIT ?)",
+                                    (at_most,)).fetchone()[0])
+
+    async def count_accounts(self, at_most: int) -> int:
+        return await self._run(self._count_accounts, at_most)
 
     async def aclose(self) -> None:
         self._stop.set()

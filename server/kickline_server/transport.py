@@ -128,6 +128,11 @@ class Connection:
         self._queue.append(encode(message))
         self._wake.set()
 
+    @property
+    def queued(self) -> int:
+        """Messages waiting to be sent."""
+        return len(self._queue)
+
     def close(self, code: int, reason: str) -> None:
         """Ask the lifecycle to close with ``code`` once queued messages are out."""
         if self.closing is None:

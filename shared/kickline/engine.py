@@ -284,6 +284,14 @@ def new_game(config: Config | dict[str, Any] | None = None) -> State:
 
 
 def _coin(c: Ctx, value: str) -> None:
+    if c.config.home is not None:
+        # RULING_HOME_BY_PAIRING: a paired match (a tournament) names its home seat; the
+        # coin still falls (the same chance node every match starts with) but decides
+        # nothing.
+        c.home_seat = c.config.home
+        c.ev("home-by-pairing", "3.1.3", coin=value, home_seat=c.home_seat)
+        _deal(c)
+        return
     # 3.1.2 with RULING_COIN_FLIPPER: seat 0 flips; fortune wins it the toss.
     flipper = R.RULING_COIN_FLIPPER_SEAT
     winner = flipper if value == "fortune" else 1 - flipper
@@ -296,6 +304,12 @@ def _toss_answer(c: Ctx, f: Frame, d: str) -> None:
     choice = d.split()[1]
     c.home_seat = winner if choice == "home" else 1 - winner
     c.ev("toss-choice", "3.1.3", seat=winner, choice=choice, home_seat=c.home_seat)
+    _deal(c)
+
+
+def _deal(c: Ctx) -> None:
+    """Both teams take the standard setup once home is known (3.2.1), then the coaches
+    set up and home kicks off."""
     for side in (HOME, VISITORS):
         deal = c.B.standard_deal(side)
         for slot, (zone, pos) in zip(STARTING_SLOTS, deal, strict=True):

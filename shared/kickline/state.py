@@ -83,6 +83,9 @@ class Config:
     mode: str = "training"
     board: int = 7
     teams: tuple[str, str] = ("training", "training")
+    home: int | None = None
+    """The seat that plays home when a pairing decides it (a tournament: home is the
+    pairing's white); ``None``: the coin toss decides (3.1.2-3.1.3)."""
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -91,12 +94,14 @@ class Config:
             raise ValueError(f"board must be 7 or 9, not {self.board!r}")
         if len(self.teams) != 2 or any(t not in TEAMS for t in self.teams):
             raise ValueError(f"teams must be two of {', '.join(sorted(TEAMS))}")
+        if self.home not in (None, 0, 1) or isinstance(self.home, bool):
+            raise ValueError("home must be seat 0 or 1 (or absent: the toss decides)")
 
     @classmethod
     def from_plain(cls, plain: Any) -> Config:
         if not isinstance(plain, dict):
             raise ValueError("config must be a mapping")
-        unknown = set(plain) - {"mode", "board", "teams"}
+        unknown = set(plain) - {"mode", "board", "teams", "home"}
         if unknown:
             raise ValueError(f"unknown config keys: {', '.join(sorted(unknown))}")
         teams = plain.get("teams", ("training", "training"))
@@ -108,10 +113,17 @@ class Config:
         mode = plain.get("mode", "training")
         if not isinstance(mode, str):
             raise ValueError("mode must be text")
-        return cls(mode, board, (str(teams[0]), str(teams[1])))
+        home = plain.get("home")
+        if home is not None and (not isinstance(home, int) or isinstance(home, bool)):
+            raise ValueError("home must be seat 0 or 1")
+        return cls(mode, board, (str(teams[0]), str(teams[1])), home)
 
     def to_plain(self) -> dict[str, Any]:
-        return {"mode": self.mode, "board": self.board, "teams": list(self.teams)}
+        out: dict[str, Any] = {"mode": self.mode, "board": self.board,
+                               "teams": list(self.teams)}
+        if self.home is not None:  # absent unless set: older states and logs stay as they were
+            out["home"] = self.home
+        return out
 
 
 Frame = tuple[Any, ...]

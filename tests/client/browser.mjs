@@ -32,12 +32,16 @@ async function shot(page, name) {
   await page.screenshot({ path: path.join(shotDir, `${name}.png`), fullPage: false });
 }
 
+// Names are unique on a server: each run's players get a suffix of their own.
+const RUN = Math.random().toString(36).slice(2, 6);
+let named = 0;
+
 async function setName(page, name, { speed = "instant" } = {}) {
   // Playback at "instant" unless a scenario watches it: the others drive the game.
   await page.goto(base + "/sw.js");
   await page.evaluate((speed) => localStorage.setItem("kickline.settings", JSON.stringify({ speed })), speed);
   await page.goto(base + "/");
-  await page.locator("#name").fill(name);
+  await page.locator("#name").fill(`${name}-${RUN}${++named}`);
   await page.locator("#save-name").tap();
   await page.waitForFunction(() => window.__kickline.welcome !== null, null, { timeout: 15000 });
 }

@@ -19,10 +19,11 @@ SHOTS = ROOT / "artifacts" / "screenshots"
 pytestmark = pytest.mark.slow
 
 
-def run(server_url: str, scenario: str, timeout: float = 280) -> dict[str, object]:
+def run(server_url: str, scenario: str, timeout: float = 280,
+        script: str = "browser.mjs") -> dict[str, object]:
     SHOTS.mkdir(parents=True, exist_ok=True)
     done = subprocess.run(
-        ["node", str(ROOT / "tests" / "client" / "browser.mjs"), server_url, scenario, str(SHOTS)],
+        ["node", str(ROOT / "tests" / "client" / script), server_url, scenario, str(SHOTS)],
         cwd=ROOT, capture_output=True, text=True, timeout=timeout)
     lines = [ln for ln in done.stdout.splitlines() if ln.startswith("{")]
     assert lines, f"no result from {scenario}: {done.stdout[-2000:]} {done.stderr[-2000:]}"

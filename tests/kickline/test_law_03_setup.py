@@ -29,6 +29,24 @@ def _tossed(board: int, coin: str, choice: str) -> tuple[State, int]:
     return s, winner
 
 
+@pytest.mark.parametrize(("home", "coin"), [(0, "doom"), (1, "fortune"), (1, "doom")])
+def test_3_1_3_a_paired_match_plays_the_pairings_home_whatever_the_coin(home: int,
+                                                                       coin: str) -> None:
+    """RULING_HOME_BY_PAIRING: with ``home`` in the config (a tournament's pairing) there
+    is no toss to choose: that seat is home, the deal follows and home kicks off."""
+    s = kickline.new_game({"mode": "training", "board": 7, "home": home})
+    assert kickline.to_act(s) == ("chance", (), False)
+    s, ev = kickline.apply_chance(s, coin)
+    assert [e["t"] for e in ev[:2]] == ["home-by-pairing", "deal"]
+    assert ev[0]["home_seat"] == home and ev[0]["law"] == "3.1.3"
+    assert s.home_seat == home and s.side_of(home) == HOME
+    assert kickline.to_act(s)[0] == "decide" and "toss home" not in kickline.legal(s, 1 - home)
+    assert s.config.to_plain()["home"] == home
+    assert "home" not in kickline.new_game({"board": 7}).config.to_plain()
+    with pytest.raises(ValueError):
+        kickline.new_game({"home": 2})
+
+
 @pytest.mark.parametrize(("coin", "winner"), [("fortune", 0), ("doom", 1)])
 def test_3_1_2_fortune_wins_the_flipper_the_toss_doom_hands_it_over(coin: str, winner: int) -> None:
     """3.1.2 (RULING_COIN_FLIPPER_SEAT: seat 0 flips): only the winner chooses a side."""

@@ -118,6 +118,7 @@ def key_prefix() -> str:
 from collections.abc import AsyncIterator  # noqa: E402
 from contextlib import asynccontextmanager  # noqa: E402
 from dataclasses import replace  # noqa: E402
+from functools import partial  # noqa: E402
 from typing import Any  # noqa: E402
 
 import anyio  # noqa: E402
@@ -140,11 +141,11 @@ def make_config(data_dir: Path, **kw: Any) -> ServerConfig:
 
 
 @asynccontextmanager
-async def running(config: ServerConfig) -> AsyncIterator[str]:
+async def running(config: ServerConfig, **kw: Any) -> AsyncIterator[str]:
     """Run a server in this event loop; yields its ws:// URL; stops it on exit."""
     shutdown = anyio.Event()
     async with anyio.create_task_group() as tg:
-        port = await tg.start(run_server, config, shutdown)
+        port = await tg.start(partial(run_server, config, shutdown, **kw))
         try:
             yield f"ws://127.0.0.1:{port}/ws"
         finally:
@@ -189,11 +190,13 @@ class Client:
                 return msg
 
     async def hello(self, name: str = "tester", token: str | None = None) -> dict[str, Any]:
+        """Say hello with a token, or as a new player called ``name`` plus a suffix
+        (every player is an account with a name of its own)."""
         msg: dict[str, Any] = {"t": "hello", "versions": [1]}
         if token:
             msg["token"] = token
         else:
-            msg["name"] = name
+            msg["name"] = f"{name[:12]}-{uuid.uuid4().hex[:6]}"
         await self.send(msg)
         return await self.recv()
 

@@ -256,3 +256,11 @@ async def test_half_open_connections_per_address(serve: Any, server_config: Any)
                 break
         for s in idle[1:]:
             await s.aclose()
+
+
+def test_the_systemd_unit_raises_the_file_descriptor_limit() -> None:
+    from pathlib import Path
+
+    unit = (Path(__file__).parents[2] / "deploy" / "kickline.service").read_text()
+    limit = [line for line in unit.splitlines() if line.startswith("LimitNOFILE=")]
+    assert limit and int(limit[0].split("=")[1]) >= 16384

@@ -12,6 +12,7 @@ import pytest
 from kickline_server import toy
 from kickline_server.core import (
     CancelTimer,
+    Claim,
     Clock,
     Command,
     Connect,
@@ -21,6 +22,7 @@ from kickline_server.core import (
     Finished,
     MatchCore,
     Persist,
+    Reserve,
     Resign,
     Resume,
     Send,
@@ -29,6 +31,7 @@ from kickline_server.core import (
     TimerFired,
     verify,
 )
+from kickline_server.dice import check_over
 
 SEED = bytes(range(32))
 A, B = "alice", "bob"
@@ -148,7 +151,7 @@ def test_a_full_match_ends_with_a_verifiable_log() -> None:
     run_to_end(h, random.Random(1))
     assert h.finished is not None and h.finished["reason"] == "played"
     over = next(m for m in h.take(2) if m["t"] == "over")
-    final = verify(toy.GAME, over["config"], bytes.fromhex(over["seed"]), over["log"])
+    final = check_over(toy.GAME, over)
     result = toy.GAME.result(final)
     assert result is not None
     assert {k: over["result"][k] for k in result} == result
@@ -163,7 +166,7 @@ def test_verify_detects_a_forged_roll() -> None:
     i = next(i for i, e in enumerate(log) if e["k"] == "c")
     log[i] = dict(log[i], o="6" if log[i]["o"] != "6" else "5")
     with pytest.raises(ValueError, match=f"log entry {i}"):
-        verify(toy.GAME, {"board": 30}, SEED, log)
+        verify(toy.GAME, {"board": 30}, SEED, log, [None, None])
 
 
 def test_a_resent_decision_is_answered_not_applied_twice() -> None:
@@ -179,7 +182,7 @@ def test_a_resent_decision_is_answered_not_applied_twice() -> None:
     assert len(h.log) == n and h.persist_count == count
 
 
-@pytest.mark.parametrize("fmt", [1, 2])
+@pytest.mark.parametrize("fmt", [1, 2, 3])
 def test_a_resent_decision_after_a_restore_is_answered_from_the_snapshot(fmt: int) -> None:
     h = started()
     h.take(1), h.take(2)
@@ -188,7 +191,11 @@ def test_a_resent_decision_after_a_restore_is_answered_from_the_snapshot(fmt: in
     first = [m for m in h.take(1) + h.take(2) if m["t"] == "ack"]
     assert [m["version"] for m in first] == [1, 2]
     snap = h.snapshot
-    assert snap["format"] == 2 and snap["replies"] == [[0, "x", 1], [1, 7, 2]]
+    assert snap["format"] == 3 and snap["replies"] == [[0, "x", 1], [1, 7, 2]]
+    if fmt < 3:  # written before dice contributions
+        snap = {k: v for k, v in snap.items() if k not in ("commits", "contributions",
+                                                            "dice_seed")}
+        snap["format"] = 2
     if fmt == 1:  # snapshots written before the compact reply cache
         snap = {**snap, "format": 1, "replies": [
             [f"{(A, B)[s]}|{type(re).__name__}|{re}",
@@ -291,12 +298,10 @@ def test_restore_continues_exactly_like_an_uninterrupted_run() -> None:
     restored = Host(MatchCore.restore(toy.GAME, toy.BOTS, a.snapshot, a.log))
     restored.log, restored.snapshot = list(a.log), a.snapshot
     restored.do(Resume(), 100.0)
-    assert set(restored.timers) >= {"grace:0", "grace:1"}
     assert restored.core.events == a.core.events
     assert msgpack.packb(restored.core.snapshot()) == msgpack.packb(a.core.snapshot())
     restored.do(Connect(1, A, since=0, re="o1"), 100.0)
     restored.do(Connect(2, B, since=0, re="o2"), 100.0)
-    assert not any(k.startswith("grace") for k in restored.timers)
     r1, r2 = random.Random(4), random.Random(4)
     run_to_end(a, r1)
     run_to_end(restored, r2)
@@ -341,12 +346,12 @@ def test_a_real_decision_resets_the_timeout_count() -> None:
     assert h.core.timeouts[0] == 0
 
 
-def test_drop_and_reconnect_within_grace_gets_missed_events() -> None:
+def test_drop_and_reconnect_gets_missed_events() -> None:
     h = started(grace=30)
     h.take(1)
     h.do(Disconnect(1), 5.0)
-    assert h.take(2)[-1] == {"t": "presence", "match": "m1", "seat": 0, "state": "reconnecting"}
-    assert h.timers["grace:0"] == 35.0
+    assert h.take(2)[-1] == {"t": "presence", "match": "m1", "seat": 0, "state": "reconnecting",
+                             "since": 5.0, "claim_at": 35.0}
     h.do(Decide(2, B, "b", 0, "jog"), 6.0)
     seen = h.core.conns  # connection 1 is gone
     assert 1 not in seen
@@ -355,24 +360,115 @@ def test_drop_and_reconnect_within_grace_gets_missed_events() -> None:
     assert msgs[0] == {"t": "ack", "re": "o", "match": "m1", "seat": 0}
     assert msgs[1]["events"] == [{"e": "chose", "seat": 1}]
     assert msgs[1]["legal"] == ["jog", "sprint"]
-    assert h.take(2)[-1]["state"] == "connected"
-    assert "grace:0" not in h.timers
+    assert h.take(2)[-1] == {"t": "presence", "match": "m1", "seat": 0, "state": "connected"}
+    assert msgs[1]["presence"] == [{"state": "connected"}, {"state": "connected"}]
 
 
-def test_a_vanished_player_forfeits_when_grace_runs_out() -> None:
+def test_an_away_seat_that_owes_nothing_loses_nothing() -> None:
+    """Alice chose and locked her phone: however long Bob thinks, she keeps her seat and
+    her time; only Bob's own clock runs."""
+    h = started(grace=30, clock=Clock(decision=10, bank=20, max_timeouts=2))
+    h.do(Decide(1, A, "a", 0, "sprint"), 1.0)
+    h.do(Disconnect(1), 2.0)
+    assert set(h.timers) == {"clock:1"}  # nothing runs for Alice
+    assert h.core.bank[0] == 20
+    h.do(TimerFired("clock:1"), 1000.0)  # Bob ran out of time: his default, his timeout
+    assert h.core.status == "playing" and h.core.timeouts == [0, 1]
+    assert h.core.bank[0] == 20
+
+
+def test_an_away_seat_that_owes_a_decision_runs_its_clock_as_if_present() -> None:
+    h = started(grace=30, clock=Clock(decision=10, bank=20, max_timeouts=2))
+    h.do(Disconnect(1), 0.0)
+    assert h.timers["clock:0"] == 30.0  # decision + bank, exactly as if she were there
+    h.do(Decide(2, B, "b", 0, "jog"), 1.0)
+    h.do(TimerFired("clock:0"), 30.0)  # the default decision for her, one timeout
+    assert {"k": "d", "s": 0, "by": "t"}.items() <= next(
+        e for e in reversed(h.log) if e["k"] == "d" and e["s"] == 0).items()
+    assert h.core.timeouts[0] == 1
+    assert h.core.status == "playing"
+    while h.core.status == "playing":  # her second timeout in a row forfeits
+        _, seats, _ = h.core.to_act()
+        if 1 in seats:
+            p = h.last_prompt(2)
+            h.do(Decide(2, B, f"b{p['version']}", p["version"], p["legal"][0]), 31.0)
+        if 0 in h.core.to_act()[1]:
+            h.do(TimerFired("clock:0"), h.timers["clock:0"])
+    assert h.finished is not None and h.finished["reason"] == "timeouts"
+    assert h.finished["seat"] == 0
+
+
+def test_the_opponent_may_claim_the_win_only_after_the_grace() -> None:
     h = started(grace=30)
+    h.do(Decide(1, A, "a", 0, "sprint"), 1.0)
     h.do(Disconnect(1), 5.0)
-    h.do(TimerFired("grace:0"), 35.0)
-    assert h.finished == {"winner": 1, "score": None, "reason": "gone", "seat": 0}
-    assert h.log[-1] == {"k": "f", "s": 0, "why": "gone"}
+    h.take(2)
+    h.do(Claim(2, B, "early"), 20.0)
+    err = h.take(2)[-1]
+    assert err["code"] == "cannot_claim" and err["claim_at"] == 35.0
+    assert h.core.status == "playing" and not h.finished
+    h.do(Connect(3, A, re="back"), 30.0)  # back in time: nothing to claim
+    h.do(Claim(2, B, "late"), 40.0)
+    assert h.take(2)[-1]["code"] == "cannot_claim"
+    h.do(Disconnect(3), 41.0)
+    h.do(Claim(2, B, "now"), 71.0)
+    assert h.finished == {"winner": 1, "score": None, "reason": "claimed", "seat": 0}
+    assert h.log[-1] == {"k": "f", "s": 0, "why": "claimed"}
+    h.do(Claim(2, B, "now"), 72.0)  # a resend is answered, not applied again
+    assert h.take(2)[-2]["t"] == "ack"
 
 
-def test_both_vanished_is_abandoned() -> None:
-    h = started(grace=30)
-    h.do(Disconnect(1), 5.0)
-    h.do(Disconnect(2), 6.0)
-    h.do(TimerFired("grace:0"), 35.0)
-    assert h.finished is not None and h.finished["reason"] == "abandoned"
+def test_nobody_can_claim_against_a_present_player_or_a_bot() -> None:
+    h = started()
+    h.do(Claim(1, A, "c"), 500.0)
+    assert h.take(1)[-1]["code"] == "cannot_claim"
+    b = Host(new_core())
+    b.do(Sit(0, A, "Alice", conn=1))
+    b.do(Sit(1, "bot:random", "random bot", bot="random"))
+    b.do(Claim(1, A, "c"), 500.0)
+    assert b.take(1)[-1]["code"] == "cannot_claim"
+
+
+def test_a_restart_forfeits_nobody_and_adds_the_restart_grace() -> None:
+    a = started(grace=30, clock=Clock(decision=10, bank=20, max_timeouts=1))
+    a.do(Decide(1, A, "a", 0, "sprint"), 1.0)
+    restored = Host(MatchCore.restore(toy.GAME, toy.BOTS, a.snapshot, a.log, grace=30,
+                                      restart_grace=60))
+    restored.log, restored.snapshot = list(a.log), a.snapshot
+    restored.do(Resume(), 1000.0)  # long downtime, nobody connected yet
+    assert restored.core.status == "playing" and restored.finished is None
+    assert restored.timers == {"clock:1": 1000.0 + 60 + 10 + 20}
+    assert restored.core.claim_at(0) == 1030.0  # away time counts from the restart
+    restored.do(Connect(2, B, re="o"), 1050.0)
+    restored.do(Claim(2, B, "c"), 1020.0)
+    assert restored.take(2)[-1]["code"] == "cannot_claim"
+
+
+def test_reserved_seats_take_only_their_players() -> None:
+    h = Host(new_core())
+    effects = h.do(Reserve(((A, "Alice"), (B, "Bob")), start_by=100.0))
+    assert isinstance(effects[0], Persist) and h.snapshot["meta"]["reserved"] == [
+        [A, "Alice"], [B, "Bob"]]
+    assert h.timers == {"expire": 100.0}
+    h.do(Sit(1, "mallory", "Mallory", conn=9, re="x"))
+    assert h.take(9)[-1]["code"] == "not_your_seat" and h.core.seats[1] is None
+    h.do(Sit(0, A, "Alice", conn=1, re="a"))
+    h.do(Sit(1, B, "Bob", conn=2, re="b"))
+    assert h.core.status == "playing"
+
+
+@pytest.mark.parametrize(("sat", "result"), [
+    ((0,), {"winner": 0, "score": None, "reason": "no_show", "seat": 1}),
+    ((), {"winner": None, "score": None, "reason": "no_show_both"}),
+])
+def test_a_reserved_match_nobody_finishes_sitting_in_is_a_no_show(
+        sat: tuple[int, ...], result: dict[str, Any]) -> None:
+    h = Host(new_core())
+    h.do(Reserve(((A, "Alice"), (B, "Bob")), start_by=100.0))
+    for s in sat:
+        h.do(Sit(s, (A, B)[s], "x", conn=s + 1))
+    h.do(TimerFired("expire"), 100.0)
+    assert h.finished == result and h.snapshot["ended"] == 100.0
 
 
 def test_resigning_before_anyone_joined_cancels() -> None:

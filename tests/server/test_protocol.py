@@ -89,7 +89,13 @@ def test_every_client_type_has_a_schema_and_validates_a_minimal_message() -> Non
         "cancel": {"id": 1}, "list": {"id": 1}, "open": {"id": 1, "match": "m"},
         "watch": {"id": 1, "match": "m"},
         "decide": {"id": 1, "match": "m", "version": 0, "decision": "jog"},
-        "resign": {"id": 1, "match": "m"},
+        "resign": {"id": 1, "match": "m"}, "claim": {"id": 1, "match": "m"},
+        "mine": {"id": 1}, "profile": {"id": 1}, "history": {"id": 1},
+        "leaderboard": {"id": 1, "mode": "standard"}, "set_password": {"id": 1},
+        "transfer": {"id": 1, "origin": "https://x"}, "signout_everywhere": {"id": 1},
+        "reveal": {"id": 1, "match": "m", "dice": "00" * 32},
+        "tournaments": {"id": 1}, "tournament": {"id": 1, "tournament": "t"},
+        "tcommand": {"id": 1, "op": "join", "tournament": "t"},
     }
     assert set(samples) == set(p.SCHEMAS)
     for t, fields in samples.items():

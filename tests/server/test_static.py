@@ -5,7 +5,9 @@ from __future__ import annotations
 import gzip
 import os
 from pathlib import Path
+from typing import Any
 
+import anyio
 import pytest
 from websockets.datastructures import Headers
 
@@ -36,9 +38,13 @@ def root(tmp_path: Path) -> Path:
 
 def get(root: Path, path: str, **headers: str) -> tuple[int, Headers, bytes]:
     h = Headers([(k.replace("_", "-"), v) for k, v in headers.items()])
-    r = static.respond(root, path, h)
+    r = anyio.run(static.plan, root, path, h)
     assert r is not None, path
-    return r.status_code, r.headers, r.body
+
+    async def body() -> bytes:
+        return b"".join([bytes(c) async for c in r.chunks(7)])  # odd sizes on purpose
+
+    return r.status, r.headers, anyio.run(body)
 
 
 def test_types_are_explicit(root: Path) -> None:
@@ -108,7 +114,7 @@ def test_etag_gives_304(root: Path) -> None:
     "/src/.hidden", "/nope.html", "/build/", "/src/%2e%2e/package.json", "/src\\main.js",
 ])
 def test_only_client_files_are_served(root: Path, path: str) -> None:
-    assert static.respond(root, path, Headers()) is None
+    assert anyio.run(static.plan, root, path, Headers()) is None
 
 
 def test_symlink_out_of_the_root_is_refused(root: Path,
@@ -116,10 +122,118 @@ def test_symlink_out_of_the_root_is_refused(root: Path,
     outside = tmp_path_factory.mktemp("outside") / "x.js"
     outside.write_text("nope")
     (root / "src" / "link.js").symlink_to(outside)
-    assert static.respond(root, "/src/link.js", Headers()) is None
+    assert anyio.run(static.plan, root, "/src/link.js", Headers()) is None
 
 
 def test_query_strings_are_ignored_and_sw_may_control_the_site(root: Path) -> None:
     status, h, _ = get(root, "/sw.js?v=2")
     assert status == 200
     assert h["Service-Worker-Allowed"] == "/"
+
+
+# --- over the wire: streamed, bounded, cut off ------------------------------------------
+
+BIG = 8 * 1024 * 1024
+
+
+@pytest.fixture
+def big_root(root: Path) -> Path:
+    wasm = root / "build" / "pyodide" / "314.0.7" / "big.wasm"
+    wasm.write_bytes(os.urandom(1024) * (BIG // 1024))
+    return root
+
+
+async def fetch(port: int, request: bytes) -> bytes:
+    stream = await anyio.connect_tcp("127.0.0.1", port)
+    async with stream:
+        await stream.send(request)
+        got = bytearray()
+        with anyio.fail_after(30):
+            try:
+                while True:
+                    got += await stream.receive(1 << 20)
+            except (anyio.EndOfStream, anyio.BrokenResourceError):
+                pass
+    return bytes(got)
+
+
+def _port(url: str) -> int:
+    return int(url.rsplit(":", 1)[1].split("/", 1)[0])
+
+
+GET_BIG = b"GET /build/pyodide/314.0.7/big.wasm HTTP/1.1\r\nHost: x\r\n\r\n"
+
+
+@pytest.mark.anyio
+async def test_a_large_file_arrives_whole(serve: Any, server_config: Any, big_root: Path
+                                          ) -> None:
+    async with serve(server_config(client_dir=big_root)) as url:
+        got = await fetch(_port(url), GET_BIG)
+        head, _, body = got.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200 OK\r\n")
+        assert f"Content-Length: {BIG}".encode() in head
+        assert body == (big_root / "build" / "pyodide" / "314.0.7" / "big.wasm").read_bytes()
+        got = await fetch(_port(url), GET_BIG.replace(b"GET", b"HEAD"))
+        head, _, body = got.partition(b"\r\n\r\n")
+        assert f"Content-Length: {BIG}".encode() in head and body == b""
+
+
+@pytest.mark.anyio
+async def test_clients_that_never_read_hold_no_copy_of_the_file(
+    serve: Any, server_config: Any, big_root: Path
+) -> None:
+    import tracemalloc
+
+    from kickline_server.budgets import Budgets
+
+    config = server_config(client_dir=big_root, budgets=Budgets.unlimited())
+    tracemalloc.start()
+    try:
+        async with serve(config) as url:
+            port = _port(url)
+            gate_seen = []
+            idle = []
+            for _ in range(20):
+                s = await anyio.connect_tcp("127.0.0.1", port)
+                await s.send(GET_BIG)
+                idle.append(s)
+            before = tracemalloc.get_traced_memory()[0]
+            # Each download is under way (its head sent) and stuck on a client that
+            # reads nothing; the server must still answer at once.
+            for s in idle:
+                gate_seen.append(await s.receive(64))
+            healthz = await fetch(port, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert healthz.startswith(b"HTTP/1.1 200 ")
+            held = tracemalloc.get_traced_memory()[0] - before
+            for s in idle:
+                await s.aclose()
+    finally:
+        tracemalloc.stop()
+    assert all(g.startswith(b"HTTP/1.1 200 OK") for g in gate_seen)
+    assert held < 20 * 1024 * 1024 // 4, held  # a whole copy each would be 160 MiB
+
+
+@pytest.mark.anyio
+async def test_a_stalled_download_is_cut_off(serve: Any, server_config: Any, big_root: Path
+                                             ) -> None:
+    from kickline_server.static import StaticLimits
+
+    config = server_config(client_dir=big_root, static=StaticLimits(stall=0.2))
+    async with serve(config) as url:
+        s = await anyio.connect_tcp("127.0.0.1", _port(url))
+        await s.send(GET_BIG)
+        # Read nothing until the server has given up on us.
+        for count in (b'"downloads": 1', b'"downloads": 0'):  # started, then cut off
+            with anyio.fail_after(10):
+                while count not in await fetch(_port(url),
+                                               b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"):
+                    pass
+        got = 0
+        with anyio.fail_after(10):
+            try:
+                while True:
+                    got += len(await s.receive(1 << 20))
+            except (anyio.EndOfStream, anyio.BrokenResourceError, ConnectionError):
+                pass
+        await s.aclose()
+        assert got < BIG  # the body never completed

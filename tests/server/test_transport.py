@@ -92,7 +92,7 @@ async def test_unsupported_version(serve: Any, server_config: Any, client: Any) 
 async def test_version_negotiation_picks_the_highest_common(serve: Any, server_config: Any,
                                                             client: Any) -> None:
     async with serve(server_config()) as url, client(url) as c:
-        await c.send({"t": "hello", "versions": [1, 7], "name": "x"})
+        await c.send({"t": "hello", "versions": [1, 7], "name": "Xavier"})
         w = await c.recv()
         assert w["t"] == "welcome" and w["version"] == 1 and w["versions"] == [1]
         assert "toy" in w["games"]
@@ -171,13 +171,14 @@ async def test_decisions_for_a_seat_the_token_does_not_hold(
         await b.hello("b")
         await mallory.hello("mallory")
         m, p = await quick_match(a, b, TOY)
+        # A quick match is private: to anyone else it is as if it did not exist.
         await mallory.send({"t": "decide", "id": 1, "match": m["match"], "version": 0,
                             "decision": "jog"})
-        assert (await mallory.recv())["code"] == "not_your_seat"
+        assert (await mallory.recv())["code"] == "not_found"
         await mallory.send({"t": "resign", "id": 2, "match": m["match"]})
-        assert (await mallory.recv())["code"] == "not_your_seat"
+        assert (await mallory.recv())["code"] == "not_found"
         await mallory.send({"t": "open", "id": 3, "match": m["match"]})
-        assert (await mallory.recv())["code"] == "not_your_seat"
+        assert (await mallory.recv())["code"] == "not_found"
         await a.send({"t": "decide", "id": 1, "match": m["match"], "version": p["version"],
                       "decision": "jog", "seat": 1})
         assert (await a.expect("error"))["code"] == "not_your_seat"

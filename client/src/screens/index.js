@@ -1,5 +1,6 @@
 // Every screen of the client.  Importing a screen module registers it with the router
 // (addScreen); a new screen is one module in this folder and one line here.
+import "./transfer.js";
 import "./name.js";
 import "./home.js";
 import "./join.js";

@@ -16,7 +16,7 @@ from kickline.roster import TEAMS
 from ..identity import check_name
 from . import berger, knockout
 from .errors import Refused
-from .model import REQUESTABLE_BYES, Entry, Result
+from .model import REQUESTABLE_BYES, Entry, Result, Round
 from .pairer import Pairer
 from .settings import EDITABLE_AFTER_START, Settings
 
@@ -399,25 +399,56 @@ def _check_players(t: Tournament, pairs: list[tuple[int, int]], extra: list[int]
                       "it replaces")
 
 
-def edit_pairing(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
+def _draft(t: Tournament, cmd: Command) -> Round:
     organiser(cmd)
     swiss_only(t, "editing a pairing")
     r = t.round(cmd.get("round"))
     if r.status != "draft":
         raise Refused("too_late", f"round {r.number} has started: re-pair single boards "
                       "instead")
-    pairs = _pairs(cmd.get("boards"), "boards")
-    bye = cmd.get("bye")
-    if bye is not None and (isinstance(bye, bool) or not isinstance(bye, int)):
-        raise Refused("bad_field", "bye is a player id or null")
-    pool = {p for b in r.boards for p in (b.home, b.away)}
-    pool |= {p for p, k in r.byes.items() if k == "pab"}
-    _check_players(t, pairs, [bye] if bye is not None else [], pool, exact=True)
-    byes = {str(p): k for p, k in r.byes.items() if k != "pab"}
-    if bye is not None:
-        byes[str(bye)] = "pab"
-    return [{"e": "pairing_edited", "round": r.number, "boards": [list(p) for p in pairs],
-             "byes": byes, "reply": {"round": r.number}}]
+    return r
+
+
+def _edited(r: Round, boards: list[list[int]], byes: dict[int, str]) -> list[Event]:
+    return [{"e": "pairing_edited", "round": r.number, "boards": boards,
+             "byes": {str(p): k for p, k in sorted(byes.items())},
+             "reply": {"round": r.number}}]
+
+
+def swap(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
+    """Exchange two players' places in a draft (boards or the pairing-allocated bye)."""
+    r = _draft(t, cmd)
+    a, b = t.entry(cmd.get("a")).pid, t.entry(cmd.get("b")).pid
+    if a == b:
+        raise Refused("bad_pairing", "swap two different players")
+    boards = [[x.home, x.away] for x in r.boards]
+    byes = dict(r.byes)
+    spots: dict[int, tuple[int, int] | None] = {}
+    for p in (a, b):
+        where = next(((i, j) for i, pr in enumerate(boards) for j, q in enumerate(pr)
+                      if q == p), None)
+        if where is None and byes.get(p) != "pab":
+            raise Refused("bad_pairing", f"{t.entries[p].name} is not paired in round "
+                          f"{r.number}")
+        spots[p] = where
+    for p, other in ((a, b), (b, a)):
+        where = spots[p]
+        if where is None:
+            del byes[p]
+            byes[other] = "pab"
+        else:
+            boards[where[0]][where[1]] = other
+    if any(x == y for x, y in boards):
+        raise Refused("bad_pairing", "a player cannot meet themselves")
+    return _edited(r, boards, byes)
+
+
+def flip(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
+    """Swap a draft board's home and away."""
+    r = _draft(t, cmd)
+    num = r.board(integer(cmd, "board", "board")).number
+    boards = [[x.away, x.home] if x.number == num else [x.home, x.away] for x in r.boards]
+    return _edited(r, boards, r.byes)
 
 
 def match_id(t: Tournament, rnd: int, board: int) -> str:
@@ -472,8 +503,11 @@ def forfeit(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
         raise Refused("bad_field", "absent is home, away or both")
     winner = None if absent == "both" else ("away" if absent == "home" else "home")
     res = Result("forfeit", winner)
-    return [{"e": "result", "round": rnd, "board": num, "result": res.to_plain(),
-             "reply": {"round": rnd, "board": num, "match": board.match}}]
+    ev: Event = {"e": "result", "round": rnd, "board": num, "result": res.to_plain(),
+                 "reply": {"round": rnd, "board": num, "match": board.match}}
+    if cmd.get("role") == "organiser" and board.match:
+        ev["stop"] = board.match  # the host ends the match the organiser decided
+    return [ev]
 
 
 def adjudicate(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
@@ -488,8 +522,11 @@ def adjudicate(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
     if res.kind == "played":
         raise Refused("bad_result", "an organiser's result is adjudicated or forfeit")
     board = t.round(rnd).board(num)
-    return [{"e": "result", "round": rnd, "board": num, "result": res.to_plain(),
-             "reply": {"round": rnd, "board": num, "match": board.match}}]
+    ev: Event = {"e": "result", "round": rnd, "board": num, "result": res.to_plain(),
+                 "reply": {"round": rnd, "board": num, "match": board.match}}
+    if board.match:
+        ev["stop"] = board.match  # the host ends the match if it is still being played
+    return [ev]
 
 
 def repair(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
@@ -536,7 +573,8 @@ DECIDERS: dict[str, Decider] = {
     "forbid": forbid,
     "allow": forbid,
     "pair": pair,
-    "edit_pairing": edit_pairing,
+    "swap": swap,
+    "flip": flip,
     "start": start,
     "result": result,
     "forfeit": forfeit,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import trf
 from .model import Game, Result, bye_points
-from .points import fmt
+from .points import ZERO, fmt
 from .standings import Row, Table, Value
 
 if TYPE_CHECKING:
@@ -169,3 +169,35 @@ def trf_text(t: Tournament) -> str:
                      top_colour=t.top_colour, forbidden=sorted(t.forbidden),
                      dates=(t.created_at, last) if t.created_at else None,
                      time_control=f"{s.match.decision}s per decision + {s.match.bank}s bank")
+
+
+def scorecard(t: Tournament, pid: int) -> dict[str, Any]:
+    """One player's rounds: opponent, side, result, points and running total."""
+    e = t.entry(pid)
+    s = t.s
+    rows = []
+    total = ZERO
+    for g in t.games(pid):
+        if g is None:
+            continue
+        row: dict[str, Any] = {"round": g.round, "kind": g.kind}
+        if g.kind == "game":
+            opp = t.entries[g.opponent] if g.opponent is not None else None
+            board = t.round(g.round).board_of(pid)
+            row.update(opponent=g.opponent, opponent_name=opp.name if opp else None,
+                       side="home" if g.colour == "w" else "away",
+                       board=board.number if board else None,
+                       match=board.match if board else None,
+                       outcome=g.outcome, pending=g.pending,
+                       forfeit=g.result is not None and g.result.kind == "forfeit",
+                       shootout=g.result is not None and g.result.shootout,
+                       goals=[g.goals_for, g.goals_against]
+                       if g.result is not None and g.result.goals is not None else None)
+        if not g.pending:
+            total += g.points
+        row.update(points=fmt(g.points), total=fmt(total))
+        rows.append(row)
+    rank = next((r.rank for r in standings_rows(t) if r.pid == pid), None)
+    return {"tournament": t.id, "pid": pid, "name": e.name, "number": e.number,
+            "status": e.status, "rank": rank, "points": fmt(total), "rounds": rows,
+            "format": s.format}

@@ -164,17 +164,25 @@ def test_requested_byes_withdrawals_and_pauses_shape_the_next_pairing() -> None:
 
 
 def test_the_organiser_edits_a_draft_then_starts_it() -> None:
-    ev = four()
+    ev = Event(Scripted({1: Draw(((1, 2), (3, 4)), 5)}), rounds=3)
+    for name in ("Ann", "Ben", "Cat", "Dov", "Eli"):
+        ev.join(name, 1500)
     ev.do("pair", round=1)
-    refused(ev, "edit_pairing", "bad_pairing", round=1, boards=[[1, 2], [3, 1]])
-    refused(ev, "edit_pairing", "bad_pairing", round=1, boards=[[1, 2]])
-    ev.do("edit_pairing", round=1, boards=[[1, 3], [4, 2]])
-    reply = ev.do("start", round=1)
+    refused(ev, "swap", "bad_pairing", round=1, a=1, b=1)
+    ev.do("swap", round=1, a=2, b=3)
+    ev.do("flip", round=1, board=2)
+    ev.do("swap", round=1, a=5, b=4)  # Eli plays, Dov gets the bye instead
     r1 = ev.t.round(1)
+    assert [(b.home, b.away) for b in r1.boards] == [(1, 3), (5, 2)]
+    assert r1.byes == {4: "pab"}
+    ev.do("withdraw", pid=4)
+    refused(ev, "swap", "not_found", round=1, a=1, b=99)
+    reply = ev.do("start", round=1)
     assert [(b.home, b.away, b.match) for b in r1.boards] == [
-        (1, 3, "ev1-1-1"), (4, 2, "ev1-1-2")]
+        (1, 3, "ev1-1-1"), (5, 2, "ev1-1-2")]
     assert reply == {"round": 1}
-    refused(ev, "edit_pairing", "too_late", round=1, boards=[[1, 2], [3, 4]])
+    refused(ev, "swap", "too_late", round=1, a=1, b=2)
+    refused(ev, "flip", "too_late", round=1, board=1)
     refused(ev, "start", "already_started", round=1)
 
 

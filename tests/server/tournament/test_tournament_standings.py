@@ -37,7 +37,7 @@ from fractions import Fraction
 from tourney import Event, Scripted
 
 from kickline_server.tournament import Draw
-from kickline_server.tournament.export import standings_csv, standings_json
+from kickline_server.tournament.export import scorecard, standings_csv, standings_json
 from kickline_server.tournament.standings import Table, dp, standings
 
 A, B, C, D, E = 1, 2, 3, 4, 5
@@ -171,3 +171,14 @@ def test_exports_show_the_same_order_and_values() -> None:
     assert data["rounds_played"] == 3
     assert [r["name"] for r in data["standings"]] == ["E", "A", "B", "D", "C"]
     assert data["standings"][4]["tiebreaks"]["sonneborn_berger"] == "0.25"
+
+
+def test_a_players_score_card() -> None:
+    card = scorecard(five(["buchholz"]).t, D)
+    assert (card["name"], card["points"], card["rank"]) == ("D", "1", 4)
+    assert [(r["round"], r["kind"], r.get("opponent_name"), r.get("outcome"),
+             r.get("forfeit"), r["points"], r["total"]) for r in card["rounds"]] == [
+        (1, "game", "C", "win", False, "1", "1"),
+        (2, "game", "E", "loss", True, "0", "1"),
+        (3, "game", "B", "loss", False, "0", "1")]
+    assert card["rounds"][0]["side"] == "away" and card["rounds"][0]["goals"] == [1, 0]
