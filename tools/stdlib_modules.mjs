@@ -38,7 +38,7 @@ const lp = rules.local.start("check", JSON.stringify({ mode: "training", board: 
 rules.local.decide("check", lp.legal[0], "{}");
 rules.local.jump("check", JSON.stringify({ minute: 1 }));
 rules.local.log("check");
-const v = rules.verify(JSON.stringify({ mode: "training", board: 7 }), "00ff", "[]", 0);
+const v = rules.verify(JSON.stringify({ mode: "training", board: 7 }), "00ff", "[]", 0, JSON.stringify([null, "00".repeat(32)]));
 if (!v.ok) throw new Error("verify failed: " + v.error);
 if (stdlib) {
   console.log(JSON.stringify({ ok: true }));

@@ -9,6 +9,7 @@ case: this module only offers a second opinion and a look ahead.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import time
@@ -59,17 +60,34 @@ def odds(view_json: str) -> str:
         return "{}"
 
 
-def verify(config_json: str, seed_hex: str, log_json: str, seat: int | None) -> str:
+# The server's dice seed with the players' contributions (server/kickline_server/dice.py,
+# docs/PROTOCOL.md "Provably fair dice"): sha256(DOMAIN + seed + c0 + c1), a seat
+# without a contribution counting as 32 zero bytes.
+DICE_DOMAIN = b"kickline dice v1\x00"
+
+
+def dice_seed(seed: bytes, contributions: list[str | None] | None) -> bytes:
+    if contributions is None:  # a match from before contributions: the seed alone
+        return seed
+    parts = [DICE_DOMAIN, seed]
+    for c in contributions:
+        parts.append(bytes(32) if c is None else bytes.fromhex(c))
+    return hashlib.sha256(b"".join(parts)).digest()
+
+
+def verify(config_json: str, seed_hex: str, log_json: str, seat: int | None,
+           contributions_json: str = "null") -> str:
     """Replay a finished match's public log, checking every die against the seed.
 
-    The same algorithm as the server's ``core.verify``: ``random.Random`` seeded with the
-    seed as a big-endian integer, ``randrange`` of the total weight per chance event.
-    Returns ``{"ok", "error", "views"}``; ``views`` are the seat's views after each
-    decision, for the replay screen.
+    The same algorithm as the server's ``dice.verify``: ``random.Random`` seeded with the
+    dice seed as a big-endian integer, ``randrange`` of the total weight per chance
+    event.  Returns ``{"ok", "error", "views"}``; ``views`` are the seat's views after
+    each decision and, last, the final position, for the replay screen.
     """
     game = kickline.GAME
     log = json.loads(log_json)
-    rng = random.Random(int.from_bytes(bytes.fromhex(seed_hex), "big"))
+    seed = dice_seed(bytes.fromhex(seed_hex), json.loads(contributions_json))
+    rng = random.Random(int.from_bytes(seed, "big"))
     state = game.setup(json.loads(config_json))
     views: list[Any] = []
     try:
@@ -93,6 +111,8 @@ def verify(config_json: str, seed_hex: str, log_json: str, seat: int | None) -> 
                 state, _ = game.apply_chance(state, value)
     except ValueError as exc:
         return json.dumps({"ok": False, "error": str(exc), "views": views})
+    # The dice after the last decision (a shootout's kicks) lead to the final position.
+    views.append({"d": None, "s": None, "view": game.view(state, seat)})
     return json.dumps({"ok": True, "error": None, "views": views,
                        "result": game.result(state)})
 

@@ -2,7 +2,7 @@
 // decision in flight, and the narration so far.  The server is the authority: the
 // screen only ever shows the last view the server sent; a decision is "sending" until
 // the server's next prompt or error arrives.
-import { app, LS, update, on, flash, go, errorWords, online } from "./app.js";
+import { app, LS, update, on, flash, go, errorWords, online, request } from "./app.js";
 import { route } from "./router.js";
 import { W } from "./words.js";
 import { Playback } from "./playback.js";
@@ -31,6 +31,7 @@ function addLines(mm, events, view, players) {
   const ctx = ctxOf(mm, view, players);
   for (const e of events) {
     mm.seq++;
+    if (e.t === "shootout-test") (mm.kicks || (mm.kicks = [])).push(e);
     let text = W.narrate(e, ctx);
     if (text === null) continue;
     if (text === undefined) text = W.unknownEvent;
@@ -60,7 +61,12 @@ export function attach() {
   if (r.what === "m" && r.arg) {
     app.link.send({ t: "open", id: `open:${r.arg}:${Date.now()}`, match: r.arg, since: app.match ? app.match.cursor : 0 });
   } else if (r.what === "w" && r.arg) {
-    app.link.send({ t: "watch", id: `watch:${r.arg}:${Date.now()}`, match: r.arg, since: app.match ? app.match.cursor : 0 });
+    const mm = app.match;
+    // Just attached by a watch code: the server is already sending this match.
+    if (mm && mm.skipAttach) { mm.skipAttach = false; return; }
+    // A private match is watched by its watch code (its id alone shows nothing).
+    const by = mm && mm.watchCode ? { code: mm.watchCode } : { match: r.arg };
+    app.link.send({ t: "watch", id: `watch:${r.arg}:${Date.now()}`, ...by, since: mm ? mm.cursor : 0 });
   } else if (r.what === "join" && r.arg) {
     app.link.request({ t: "join", id: `join:${r.arg}`, code: r.arg }).then((m) => {
       if (m.t === "ack" && m.match) { app.match = newMatch(m.match); app.match.seat = m.seat; go(`#/m/${m.match}`); }
@@ -68,15 +74,34 @@ export function attach() {
     }).catch(() => {});
   } else if (r.what === "watch" && r.arg) {
     app.link.request({ t: "watch", id: `watchc:${r.arg}:${Date.now()}`, code: r.arg }).then((m) => {
-      if (m.t === "ack" && m.match) { app.match = app.match && app.match.id === m.match ? app.match : newMatch(m.match); go(`#/w/${m.match}`); }
+      if (m.t === "ack" && m.match) {
+        app.match = app.match && app.match.id === m.match ? app.match : newMatch(m.match);
+        app.match.watchCode = r.arg;
+        app.match.skipAttach = true;
+        adoptEarly(m.match);
+        go(`#/w/${m.match}`);
+      }
       else if (m.t === "error") { flash(errorWords(m)); go("#/"); }
     }).catch(() => {});
   }
 }
 
+// Prompts that arrive with the ack of a join or a watch by code, before the match
+// model exists (the ack's handler runs a moment later): kept for it.
+const early = new Map();
+
+function adoptEarly(id) {
+  const m = early.get(id);
+  early.clear();
+  if (m) onPrompt(m);
+}
+
 function onPrompt(m) {
   const mm = app.match;
-  if (!mm || m.match !== mm.id) return;
+  if (!mm || m.match !== mm.id) {
+    if (["join", "watch"].includes(route().what)) early.set(m.match, m);
+    return;
+  }
   const first = app.stats.firstPromptAt === null && m.legal && m.legal.length;
   const before = mm.prompt && mm.prompt.view;
   mm.prevPos = before ? new Map(before.players.map((p) => [p.id, p.space])) : null;
@@ -125,7 +150,7 @@ function onError(m) {
   const mm = app.match;
   if (mm && mm.local && m.match === mm.id) { mm.pending = null; flash(errorWords(m), "error"); update(); return; }
   if (mm && m.match && m.match !== mm.id) return;
-  const lobbyRe = typeof m.re === "string" && /^(join|watchc|lobby|create|quick|list):/.test(m.re);
+  const lobbyRe = typeof m.re === "string" && /^(join|watchc|lobby|create|quick|list|odds):/.test(m.re);
   if (m.code === "bad_token") LS.set("token", null);
   // The match we tried to open is gone (or not ours): forget it and go home.
   if (typeof m.re === "string" && /^(open|watch):/.test(m.re) && ["not_found", "not_your_seat", "bad_field"].includes(m.code)) {
@@ -170,11 +195,18 @@ function startPlayback(mm, fromView, events, seqBefore) {
       if (app.match !== mm) return;
       update();
       const m = play.current;
-      if (m) announce(W.narrate(m.event, ctxOf(mm, m.view)));
+      if (m) {
+        announce(W.narrate(m.event, ctxOf(mm, m.view)));
+        // Which kinds of moment were drawn (tests and benchmarks read it).
+        const key = m.event.t + (m.event.t === "injury-check" && m.event.injured ? ":injured" : "");
+        (app.stats.moments || (app.stats.moments = {}))[key] = (app.stats.moments[key] || 0) + 1;
+      }
     },
     onDone: (p) => {
       if (mm.play === p) mm.play = null;
       app.stats.lastPlaybackMs = p.ms;
+      // From the prompt's arrival to the end of its playback, for bench/client.py.
+      if (p.moments.length) (app.stats.playbackMs || (app.stats.playbackMs = [])).push(Math.round(p.ms));
       app.stats.playbacks = (app.stats.playbacks || 0) + 1;
       if (app.match === mm) { update(); app.onPlaybackDone && app.onPlaybackDone(mm); }
     },
@@ -214,10 +246,16 @@ export function autoAnswer(mm) {
 // The exact odds of this prompt's decisions, from the rules package in the worker.
 export async function runOdds(mm) {
   const p = mm.prompt;
-  if (!p || !p.view || !app.preview || !app.preview.ready) return;
+  if (!p || !p.view || !app.preview) return;
   const version = p.version;
   try {
-    const odds = await app.preview.odds(p.view);
+    let odds;
+    if (app.preview.ready) odds = await app.preview.odds(p.view);
+    else if (!mm.local && online()) {
+      // The rules have not loaded here yet: the server computes them from our view.
+      const a = await request({ t: "odds", match: mm.id });
+      odds = a.t === "ack" && a.version === version ? a.odds : null;
+    } else return;
     if (odds && Object.keys(odds).length && app.match === mm && mm.prompt.version === version) {
       mm.odds = { version, odds };
       update();

@@ -91,7 +91,7 @@ export class Preview extends EventTarget {
     return this.call({ op: "odds", view: JSON.stringify(view) }).catch(() => null);
   }
 
-  verify(config, seed, log, seat) {
-    return this.call({ op: "verify", config: JSON.stringify(config), seed, log: JSON.stringify(log), seat });
+  verify(config, seed, log, seat, contributions = null) {
+    return this.call({ op: "verify", config: JSON.stringify(config), seed, log: JSON.stringify(log), seat, contributions: JSON.stringify(contributions) });
   }
 }

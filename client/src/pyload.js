@@ -12,7 +12,7 @@ export async function startRules(pyodide, wheelBytes, previewSource) {
   return {
     legal: (viewJson) => JSON.parse(mod.legal(viewJson)),
     consequence: (viewJson, decision) => JSON.parse(mod.consequence(viewJson, decision)),
-    verify: (configJson, seed, logJson, seat) => JSON.parse(mod.verify(configJson, seed, logJson, seat)),
+    verify: (configJson, seed, logJson, seat, contribJson = "null") => JSON.parse(mod.verify(configJson, seed, logJson, seat, contribJson)),
     odds: (viewJson) => JSON.parse(mod.odds(viewJson)),
     local: {
       start: (id, config, setup) => JSON.parse(mod.local_new(id, config, setup)),

@@ -33,7 +33,7 @@ function handle(m) {
     let result;
     if (m.op === "legal") result = rules.legal(m.view);
     else if (m.op === "consequence") result = rules.consequence(m.view, m.decision);
-    else if (m.op === "verify") result = rules.verify(m.config, m.seed, m.log, m.seat);
+    else if (m.op === "verify") result = rules.verify(m.config, m.seed, m.log, m.seat, m.contributions || "null");
     else if (m.op === "odds") result = rules.odds(m.view);
     else if (m.op === "local_new") result = rules.local.start(m.match, m.config, m.setup);
     else if (m.op === "local_decide") result = rules.local.decide(m.match, m.decision, m.plan);

@@ -66,6 +66,15 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--redis-prefix", default="kl:")
     a.add_argument("--log-level", default="WARNING")
 
+    v = sub.add_parser("verify", help="check a finished match's record: the dice seed "
+                       "against its commitment, every roll, the result",
+                       description="Check a match record (the end screen's \"Download the "
+                       "match record\", or GET /record/<match>.json): replays the log, rolls "
+                       "every die from the revealed seed, compares the result.  Exit 0 when "
+                       "it verifies, 1 when it does not, 2 when the file is not a record.")
+    v.add_argument("file", type=Path, help="the record (JSON)")
+    v.add_argument("--log-level", default="WARNING")
+
     b = sub.add_parser("bot", help="play one match over the network with a bot")
     b.add_argument("--url", required=True, help="ws://HOST:PORT (the /ws path is added)")
     how = b.add_mutually_exclusive_group()
@@ -258,7 +267,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "admin":
         return _admin(args)
+    if args.command == "verify":
+        return _verify(args)
     return _bot(args)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from .recordcheck import RecordError, check
+
+    try:
+        print(check(args.file))
+    except RecordError as exc:
+        print(f"kickline verify: {args.file}: {exc}", file=sys.stderr)
+        return 1 if str(exc).startswith("does not verify") else 2
+    return 0
 
 
 if __name__ == "__main__":

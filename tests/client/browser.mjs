@@ -10,7 +10,7 @@
 // the way a player reads the screen.
 import { createRequire } from "node:module";
 import path from "node:path";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -113,7 +113,7 @@ async function waitTurn(page, lastVersion, timeout = 30000) {
 }
 
 // Play until the match is over (or `stopAfter` decisions); returns the decision count.
-async function autoplay(pages, { stopAfter = Infinity, deadline = Date.now() + 200000 } = {}) {
+async function autoplay(pages, { stopAfter = Infinity, deadline = Date.now() + 200000, each = null } = {}) {
   let n = 0;
   const busy = new Set();
   while (n < stopAfter) {
@@ -124,6 +124,7 @@ async function autoplay(pages, { stopAfter = Infinity, deadline = Date.now() + 2
       const s = await snapshot(page);
       if (!s.over) allOver = false;
       if (s.over || !s.legal.length || s.pending) continue;
+      if (each) await each(page, s);
       await playOne(page, s.legal);
       n++;
       progressed = true;
@@ -151,7 +152,8 @@ async function newContext(browser) {
 }
 
 async function scenarioVsBot(browser) {
-  const ctx = await newContext(browser);
+  // Reduced motion, as some players ask: moves show at once, nothing animates.
+  const ctx = await browser.newContext({ ...PHONE_844, reducedMotion: "reduce" });
   const page = await ctx.newPage();
   const problems = [];
   page.on("pageerror", (e) => problems.push(String(e)));
@@ -165,16 +167,40 @@ async function scenarioVsBot(browser) {
   await page.locator("#vs-bot").tap();
   await page.waitForFunction(() => { const m = window.__kickline.match; return m && m.prompt && m.prompt.legal.length; }, null, { timeout: 20000 });
   await shot(page, "first-prompt");
-  const n = await autoplay([page], { stopAfter: 12 });
+  // Every kind of decision: it fits the screen, and axe finds nothing serious.
+  const kinds = new Set();
+  const each = async (p, st) => {
+    const frame = await p.evaluate(() => window.__kickline.match.prompt.view.prompt.frame);
+    if (kinds.has(frame)) return;
+    kinds.add(frame);
+    await fitCheck(p, `decision ${frame}`, problems);
+    await axeCheck(p, `decision ${frame}`, problems);
+    await shot(p, `decision-${frame}`);
+  };
+  const n = await autoplay([page], { stopAfter: 12, each });
   await shot(page, "mid-match");
-  const rest = await autoplay([page]);
+  const rest = await autoplay([page], { each });
   const fair = await matchOver(page, "over-vs-bot");
+  // The end screen names both players and offers the record, which must verify.
+  const end = await page.evaluate(() => ({ final: (document.querySelector("#final-score") || {}).textContent || "", href: (document.querySelector("#download") || {}).getAttribute ? document.querySelector("#download").getAttribute("href") : null }));
+  if (!/Ann-/.test(end.final) || !/bot/i.test(end.final)) problems.push(`end screen score line: ${end.final}`);
+  let recordFile = null;
+  if (!end.href) problems.push("no Download the match record link");
+  else {
+    const res = await page.request.get(base + end.href);
+    recordFile = path.join(shotDir, "vs-bot-record.json");
+    writeFileSync(recordFile, await res.body());
+  }
+  await page.locator("#replay-next").tap().catch(() => {});
+  const lastFrame = await page.evaluate(() => (document.querySelector("#replay-label") || {}).textContent || "");
+  if (!/final position/i.test(lastFrame)) problems.push(`the replay does not end on the final position: ${lastFrame}`);
+  await axeCheck(page, "end screen", problems);
   const stats = await page.evaluate(() => ({ mismatches: window.__kickline.preview.mismatches, ready: window.__kickline.preview.ready, timings: window.__kickline.preview.timings.length, config: window.__kickline.match.prompt.view.config }));
   if (stats.config.mode !== "advanced" || stats.config.teams.join() !== "telekinetics,cyborgs") problems.push(`vs-bot config ${JSON.stringify(stats.config)}`);
   if (!/✓ The revealed seed matches/.test(fair) || !/✓ Every die/.test(fair)) problems.push(`fairness check: ${fair}`);
   if (stats.mismatches) problems.push(`${stats.mismatches} preview mismatches`);
   await ctx.close();
-  return { decisions: n + rest, fair, stats, problems };
+  return { decisions: n + rest, fair, stats, recordFile, kinds: [...kinds], problems };
 }
 
 async function startVsBot(browser, name) {
@@ -215,8 +241,9 @@ async function scenarioTwoPlayers(browser) {
   const n = await autoplay([pa, pb], { stopAfter: 6 });
   await shot(pa, "two-players-a");
   await shot(pb, "two-players-b");
-  // A spectator joins by the code and sees the board, with no controls.
-  const code = link.split("/").pop();
+  // A spectator watches by the private match's watch code and sees the board, with no
+  // controls.
+  const code = await pa.locator("#watch-code").textContent();
   const c = await newContext(browser);
   const pc = await c.newPage();
   await setName(pc, "Sam");
@@ -519,8 +546,11 @@ async function scenarioNewcomer(browser) {
   await page.waitForSelector("#tutorial-done", { timeout: 30000 });
   await shot(page, "tutorial-done");
   await axeCheck(page, "tutorial end", problems);
+  // Every overlay kind was drawn for its event (the app counts what it drew; the
+  // screenshots above caught most of them on screen).
+  const drawn = await page.evaluate(() => window.__kickline.stats.moments || {});
   for (const k of ["reveal", "skill-test", "score-attempt", "goal", "steal-turnover", "injury-check:injured", "shootout-test"]) {
-    if (!seen.has(k)) problems.push(`no ${k} moment was shown`);
+    if (!drawn[k]) problems.push(`no ${k} moment was shown`);
   }
   // The lessons, the lobby and the settings.
   await page.goto(base + "/#/tutorial/advanced");

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,11 @@ def test_two_players_by_link_play_to_the_end(server_url: str) -> None:
 def test_one_player_against_the_bot_to_the_end(server_url: str) -> None:
     out = run(server_url, "vs-bot")
     assert "✓ Every die" in str(out["fair"])
+    # The record downloaded from the end screen verifies with `kickline verify`.
+    done = subprocess.run([sys.executable, "-m", "kickline_server.cli", "verify",
+                           str(out["recordFile"])], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("verified:"), done.stdout
 
 
 def test_reload_mid_match_resumes_at_the_same_position(server_url: str) -> None:

@@ -178,6 +178,7 @@ export function draw(extra = nothing, restrict = null) {
   <div class="below">
     <div id="benchbox">${benchView(view, boardOpts)}</div>
     ${moveList(mm)}
+    ${p.watch_code ? html`<p class="hint">${M.watchCode} <b id="watch-code">${p.watch_code}</b></p>` : nothing}
     <footer class="row">
       <span id="previewstate" class="muted">${previewBadge(mm)}</span>
       <a class="btn small" href="#/rules">${W.UI.nav.rules}</a>
