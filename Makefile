@@ -17,17 +17,20 @@ LINT := $(BIN)/ruff check .
 TYPECHECK := $(BIN)/mypy
 PYTEST := KICKLINE_SLOW=1 $(BIN)/pytest -p no:cacheprovider
 
-.PHONY: help setup system-packages test lint typecheck serve wheel client dist clean
+.PHONY: help setup system-packages test lint typecheck serve wheel client dist clean server
 
 help:
-	@echo "make serve      run the server (embedded defaults) and serve the client"
-	@echo "make test       ruff, mypy and the whole pytest suite (CPython and Pyodide)"
+	@echo "make serve      run the server (data in ./data) and serve the client;"
+	@echo "                options: make serve ARGS=\"--host 0.0.0.0 --port 9000\" (or HOST=, PORT=)"
+	@echo "make test       ruff, mypy and the whole pytest suite (CPython and Pyodide), 10-15 min"
 	@echo "make lint       ruff only"
 	@echo "make typecheck  mypy --strict only"
 	@echo "make wheel      build the rules wheel into client/build/"
 	@echo "make client     build what the web client loads (wheel, trimmed Pyodide) into client/build/"
 	@echo "make dist       the kickline wheel, carrying the built client, into dist/"
-	@echo "make setup      what every target above does first"
+	@echo "make setup      what every target above does first (a developer's set-up)"
+	@echo "make server     an operator's install: the server and the built client only,"
+	@echo "                no dev tools, no browser, no root (deploy/README.md)"
 
 setup: $(PY_STAMP) $(NPM_STAMP) system-packages
 
@@ -97,9 +100,25 @@ client: setup
 dist: setup
 	$(BIN)/python -m pip wheel --disable-pip-version-check --no-deps --wheel-dir dist .
 
-# The client runs the rules wheel, so serve the one built from this working tree.
+# The client runs the rules wheel, so serve the one built from this working tree.  In a
+# checkout the server keeps its data in ./data (each clone its own).  HOST and PORT count
+# only when given on make's command line (a shell may export HOST as the machine's name).
 serve: client
-	$(BIN)/kickline serve
+	$(BIN)/kickline serve $(if $(filter command line,$(origin HOST)),--host $(HOST)) \
+		$(if $(filter command line,$(origin PORT)),--port $(PORT)) $(ARGS)
+
+# An operator's install (deploy/README.md): the client's runtime npm package (Pyodide; not
+# the browser-test driver), then the server into .venv as a normal (not editable) install
+# without the dev tools; installing builds the client into the package (setup.py), so
+# `kickline serve` serves it from anywhere.  No root, no apt, no Chromium.  Rerun after
+# every upgrade: it reinstalls the server and rebuilds the client.
+server: | $(BIN)/python
+	@command -v npm >/dev/null 2>&1 || { echo "make server: npm not found: install" \
+		"Node.js 18+ and npm (deploy/README.md, step 1) to build the client"; exit 1; }
+	cd client && npm ci --omit=dev --no-audit --no-fund
+	rm -f $(PY_STAMP)  # .venv will no longer hold the editable dev install: `make setup` redoes it
+	$(BIN)/python -m pip install --disable-pip-version-check --quiet --upgrade .
+	@echo "make server: installed $$($(BIN)/kickline --version); run: $(BIN)/kickline serve"
 
 clean:
 	rm -rf client/build artifacts .pytest_cache .mypy_cache .ruff_cache build dist

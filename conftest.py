@@ -5,6 +5,8 @@ and CI, not on a bare pytest."""
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
 
 import pytest
 
@@ -18,3 +20,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def progress(request: pytest.FixtureRequest) -> Callable[[str], None]:
+    """``progress("400/2000 matches")`` writes a line to the terminal at once, through
+    pytest's output capture, so a test that runs for minutes is never minutes of
+    silence.  Each line names the test and the seconds since it started."""
+    plugins = request.config.pluginmanager
+    reporter, capture = plugins.get_plugin("terminalreporter"), plugins.get_plugin(
+        "capturemanager")
+    start = time.monotonic()
+
+    def say(message: str) -> None:
+        if reporter is None or capture is None:
+            return
+        with capture.global_and_fixture_disabled():  # as capsys.disabled() does
+            reporter.write_line(f"  {request.node.name}: {message} "
+                                f"({time.monotonic() - start:.0f} s)", flush=True)
+    return say

@@ -1,6 +1,9 @@
 """Server benchmark: N concurrent bot matches on loopback, against bare websockets baselines.
 
     python bench/server.py [--matches N] [--seconds T] [--procs P] [--game kickline|toy]
+    python bench/server.py --vs-bgio [--loads 10,100,500,1000p] [--rounds 3]
+
+``--vs-bgio`` compares with boardgame.io's server instead: see ``bench/vs_bgio.py``.
 
 1. **Kickline.**  Starts the real server (``run_server``, embedded SQLite store in a temp
    dir) in a child process and ``2N`` websocket clients in ``P`` load processes
@@ -41,6 +44,7 @@ figure.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import multiprocessing as mp
 import os
@@ -125,22 +129,72 @@ async def dial(url: str, dialing: anyio.CapacityLimiter) -> ClientConnection | N
 # --- servers (child processes) -------------------------------------------------------
 
 
+class GcPauses:
+    """The cyclic collector's pauses, from ``gc.callbacks``: count, total and longest."""
+
+    def __init__(self) -> None:
+        self.t0 = 0.0
+        self.reset()
+        gc.callbacks.append(self.on)
+
+    def reset(self) -> None:
+        self.count = 0
+        self.total = 0.0
+        self.max = 0.0
+
+    def on(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self.t0 = time.perf_counter()
+            return
+        dt = time.perf_counter() - self.t0
+        self.count += 1
+        self.total += dt
+        self.max = max(self.max, dt)
+
+    def figures(self) -> dict[str, float]:
+        return {"collections": self.count, "total_ms": round(self.total * 1e3, 1),
+                "max_ms": round(self.max * 1e3, 2)}
+
+
+def pin(cpu: int | None) -> None:
+    """Run this process on one core (``None``: anywhere)."""
+    if cpu is not None and cpu < (os.cpu_count() or 1):
+        os.sched_setaffinity(0, {cpu})
+
+
+def use_root(root: str) -> None:
+    """Serve the ``kickline_server`` and ``kickline`` of another checkout (``--vs-bgio
+    --baseline-root``): a before/after pair measured in one interleaved run."""
+    for name in list(sys.modules):
+        if name.split(".")[0] in ("kickline", "kickline_server"):
+            del sys.modules[name]
+    sys.path[:0] = [str(Path(root) / "shared"), str(Path(root) / "server")]
+
+
 def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
-                    pipe: Pipe, profile: str | None = None) -> None:
+                    pipe: Pipe, profile: str | None = None, cpu: int | None = None,
+                    root: str | None = None) -> None:
+    if root is not None:
+        use_root(root)
     from kickline_server.actor import Stats
     from kickline_server.app import ServerConfig, run_server, tune_gc
-    from kickline_server.budgets import Budgets
     from kickline_server.lobby import LobbyLimits
     from kickline_server.transport import TransportLimits
 
+    pin(cpu)
     stats = Stats()
+    pauses: GcPauses | None = None
+    extra: dict[str, Any] = {}
+    if "budgets" in ServerConfig.__dataclass_fields__:  # not in a --baseline-root before it
+        from kickline_server.budgets import Budgets
+
+        extra["budgets"] = Budgets.unlimited()  # every bot comes from one address
     config = ServerConfig(
         host="127.0.0.1", port=port, data_dir=Path(data_dir), client_dir=None,
         max_connections_per_address=1_000_000, ping_interval=None, sqlite_synchronous=sync,
         compression=compression,
         transport=TransportLimits(rate=1e6, burst=1e6),
-        lobby=LobbyLimits(grace=600, max_live_matches=1_000_000),
-        budgets=Budgets.unlimited())  # every bot comes from one address
+        lobby=LobbyLimits(grace=600, max_live_matches=1_000_000), **extra)
 
     async def main() -> None:
         shutdown = anyio.Event()
@@ -149,15 +203,19 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
                 while await recv_pipe(pipe) == "reset":
                     stats.samples.clear()  # the warm-up is over: measure from here
                     stats.persists = stats.persist_bytes = 0
+                    if pauses is not None:
+                        pauses.reset()
                 shutdown.set()
             tg.start_soon(wait_for_stop)
             await tg.start(partial(run_server, config, shutdown, stats=stats))
             pipe.send("ready")
         s = stats
         pipe.send({"persists": s.persists, "persist_bytes": s.persist_bytes,
-                   "snapshot_bytes": s.last_snapshot_bytes, "samples": s.samples})
+                   "snapshot_bytes": s.last_snapshot_bytes, "samples": s.samples,
+                   "gc": pauses.figures() if pauses is not None else None})
 
     tune_gc()  # as `kickline serve` does
+    pauses = GcPauses()
     if profile:
         import cProfile
 
@@ -224,12 +282,13 @@ class Load:
 
 
 async def bot(ws: ClientConnection, game: str, config: dict[str, Any], load: Load,
-              seed: int, go: anyio.Event, think: float) -> None:
+              seed: int, go: anyio.Event, think: float, requeue: bool = False) -> None:
     rng = random.Random(seed)
-    await ws.send(encode({"t": "hello", "versions": [1], "name": f"b{seed}"}))
+    # Protocol 2: views come as patches (the bots read only legal, version and seat).
+    await ws.send(encode({"t": "hello", "versions": [1, 2], "name": f"b{seed}"}))
     await ws.recv()
     await go.wait()
-    await ws.send(encode({"t": "quick", "id": "q", "game": game, "config": config}))
+    await ws.send(encode({"t": "quick", "id": "q0", "game": game, "config": config}))
     match = None
     sent: dict[str, float] = {}
 
@@ -255,9 +314,16 @@ async def bot(ws: ClientConnection, game: str, config: dict[str, Any], load: Loa
             if t0 is not None:
                 load.rtts.append(time.perf_counter() - t0)
                 load.decisions += 1
-        elif t == "over":
+        elif t == "over" and msg["match"] == match:
             load.completed += 1
-            return True
+            if not requeue:
+                return True
+            # Another match at once (a toy match lasts about a second): the server's
+            # cost of making matches is part of what is measured.
+            match = None
+            sent.clear()
+            await ws.send(encode({"t": "quick", "id": f"q{load.completed}", "game": game,
+                                  "config": config}))
         return False
 
     async for frame in ws:
@@ -296,6 +362,7 @@ def load_process(kind: str, url: str, first: int, n: int, args: dict[str, Any],
                  pipe: Pipe) -> None:
     """``n`` clients numbered from ``first``: bots (``kind`` "bots") or relay/echo
     clients ("chains", ``n`` even), driven by messages from the parent on ``pipe``."""
+    pin(args.get("cpu"))
 
     async def main() -> None:
         dialing = anyio.CapacityLimiter(32)
@@ -320,7 +387,7 @@ def load_process(kind: str, url: str, first: int, n: int, args: dict[str, Any],
                 for i, ws in enumerate(conns):
                     if ws is not None:
                         tg.start_soon(bot, ws, args["game"], args["config"], load, first + i,
-                                      go, args["think"])
+                                      go, args["think"], args.get("requeue", False))
             else:
                 count = args["count"]
                 for i in range(0, n, 2):
@@ -450,7 +517,34 @@ def main() -> int:
                     help="run the Kickline server under cProfile, stats to FILE")
     ap.add_argument("--compression", action="store_true",
                     help="offer permessage-deflate (all servers)")
+    ap.add_argument("--vs-bgio", action="store_true",
+                    help="against boardgame.io 0.50.2 instead (see bench/vs_bgio.py): "
+                         "--loads, --rounds, --seconds, --warmup, --think apply")
+    ap.add_argument("--loads", default="10,100,500,1000p",
+                    help="--vs-bgio: concurrent matches per load; 'p' = paced at --think "
+                         "(10,100,500,1000p)")
+    ap.add_argument("--rounds", type=int, default=3, help="--vs-bgio: rounds per load (3)")
+    ap.add_argument("--baseline-root", default=None,
+                    help="--vs-bgio: also run Kickline on the server of this checkout "
+                         "(a before/after pair in one interleaved run)")
+    ap.add_argument("--workers", default=None, metavar="N[,N...]|route",
+                    help="kickline serve --workers N on Redis, for each N (bench/workers.py); "
+                         "'route': a routed message's cost against a local one")
     args = ap.parse_args()
+    if args.workers:
+        import workers
+
+        return workers.main(args)
+    if args.vs_bgio:
+        import vs_bgio
+
+        if "--seconds" not in sys.argv:
+            args.seconds = 10.0
+        if "--warmup" not in sys.argv:
+            args.warmup = 3.0
+        if "--think" not in sys.argv:
+            args.think = 1.0
+        return vs_bgio.main(args)
     procs = max(1, min(8, args.procs))
     config: dict[str, Any] = {"mode": "training", "board": args.board,
                               "teams": ["training", "training"]}

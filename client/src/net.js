@@ -1,7 +1,13 @@
 // The websocket link to the server: msgpack frames, hello with the kept token,
 // reconnection with backoff, a heartbeat that notices dead links, and request/response
-// pairing by message id.  It knows nothing about matches; main.js does.
+// pairing by message id.  It speaks protocol 2: prompts after the first come with the
+// view as a patch, which it turns back into whole prompts (patch.js) before anyone
+// sees them, asking for the whole view again if a patch does not fit.  Beyond that it
+// knows nothing about matches; main.js does.
 import { encode, decode } from "./msgpack.js";
+import { Prompts } from "./patch.js";
+
+const VERSIONS = [1, 2]; // 2: view patches (docs/PROTOCOL.md)
 
 const MIN_DELAY = 300;
 const MAX_DELAY = 8000;
@@ -22,6 +28,7 @@ export class Link extends EventTarget {
     this.welcomed = false;
     this.waiters = new Map();
     this.nextId = 1;
+    this.prompts = new Prompts();
     this.stopped = false;
     this.frames = 0;
     addEventListener("online", () => this.now());
@@ -59,7 +66,7 @@ export class Link extends EventTarget {
     }
     ws.binaryType = "arraybuffer";
     this.ws = ws;
-    ws.onopen = () => { this.send(this.hello()); };
+    ws.onopen = () => { this.send({ ...this.hello(), versions: VERSIONS }); };
     ws.onmessage = (ev) => this.receive(ws, ev.data);
     ws.onclose = () => { if (this.ws === ws) { this.ws = null; this.lost(); } };
     ws.onerror = () => {};
@@ -73,6 +80,7 @@ export class Link extends EventTarget {
   }
 
   lost() {
+    this.prompts.forget();
     clearInterval(this.pingTimer);
     clearTimeout(this.pongTimer);
     for (const [, w] of this.waiters) w.reject(new Error("connection lost"));
@@ -113,6 +121,15 @@ export class Link extends EventTarget {
 
   handle(msg) {
     if (msg.t === "pong") return;
+    if (msg.t === "prompt") {
+      const whole = this.prompts.assemble(msg);
+      if (whole === null) { // a patch of a view we do not hold: ask for the whole one
+        this.send({ t: "open", id: `resync${this.nextId++}`, match: msg.match,
+                    since: this.prompts.since(msg.match) });
+        return;
+      }
+      msg = whole;
+    }
     if (msg.t === "welcome") {
       this.welcomed = true;
       this.delay = MIN_DELAY;

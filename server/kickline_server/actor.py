@@ -15,14 +15,14 @@ import logging
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import anyio
 from anyio.abc import TaskStatus
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from . import metrics
+from . import metrics, quarantine
 from .core import (
     CancelTimer,
     Command,
@@ -36,12 +36,13 @@ from .core import (
     Resume,
     Send,
     SetTimer,
+    Sit,
     TimerFired,
 )
 from .errlog import Throttled
 from .logs import MATCH
-from .protocol import Code, Message, error
-from .store import LeaseLost, Store, StoreUnavailable, pack, unpack
+from .protocol import Close, Code, Message, error
+from .store import LeaseLost, Store, StoreUnavailable, pack
 
 log = logging.getLogger(__name__)
 _failures = Throttled(log)
@@ -68,6 +69,7 @@ class Stats:
     persists: int = 0
     persist_seconds: float = 0.0
     persist_bytes: int = 0
+    snapshots: int = 0
     last_snapshot_bytes: int = 0
     retries: int = 0
     retrying: int = 0
@@ -98,8 +100,12 @@ class Actor:
         self.stats = stats or Stats()
         self.peers: dict[int, Peer] = {}
         self.timers: dict[str, float] = {}
+        self._alarm: tuple[anyio.CancelScope, float] | None = None  # the timer task's sleep
         self.finished = False
         self.stopped = anyio.Event()
+        self._scope: anyio.CancelScope | None = None
+        self.released = anyio.Event()
+        """Set by the lobby once the actor stopped and its lease was released."""
         self._waiters: dict[int, anyio.Event] = {}
         # Each command carries the time it was queued: a decision's round trip is timed
         # from there (metrics.DECISION_SECONDS).
@@ -124,6 +130,29 @@ class Actor:
         with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
             await self._send.send((cmd, peer, time.perf_counter()))
 
+    def stop(self) -> None:
+        """Stop between commands (a drain): the command in hand, if any, is abandoned
+        unanswered, so its sender resends it to whoever runs the match next."""
+        if self._scope is not None:
+            self._scope.cancel()
+
+    def lease_lost(self) -> None:
+        """Another process runs this match now: stop, and never silently: every
+        connection attached here is told to reconnect (and closed), so its client
+        lands where the match is."""
+        metrics.LEASES_LOST.inc()
+        log.warning("match %s: lease lost, stopping; its clients are told to reconnect",
+                    self.match_id)
+        self.finished = True
+        self.send_away("this match moved to another server; reconnect to go on playing")
+
+    def send_away(self, why: str) -> None:
+        for peer in list(self.peers.values()):
+            peer.push(error(Code.RECONNECT, why, match=self.match_id))
+            close = getattr(peer, "close", None)
+            if close is not None:
+                close(Close.SERVICE_RESTART, Code.RECONNECT)
+
     @property
     def queued(self) -> int:
         """Commands waiting in the inbox."""
@@ -141,14 +170,15 @@ class Actor:
         MATCH.set(self.match_id)  # this task's log lines name the match
         try:
             async with anyio.create_task_group() as tg:
+                self._scope = tg.cancel_scope
                 if self.store.leases_expire:
                     tg.start_soon(self._keep_lease, tg.cancel_scope)
+                tg.start_soon(self._alarms)
                 task_status.started()
                 try:
                     await self._loop()
                 except LeaseLost:
-                    metrics.LEASES_LOST.inc()
-                    log.warning("match %s: lease lost, stopping", self.match_id)
+                    self.lease_lost()
                 tg.cancel_scope.cancel()
         finally:
             self._recv.close()
@@ -159,30 +189,41 @@ class Actor:
     async def _loop(self) -> None:
         async with self._recv:
             while not self.finished:
-                item: tuple[Command, Peer | None, float] | None = None
-                delay = min(self.timers.values(), default=math.inf) - self.clock()
-                with anyio.move_on_after(max(0.0, delay)):
-                    item = await self._recv.receive()
-                if item is None:
-                    await self._fire_due()
-                else:
-                    cmd, peer, queued = item
-                    await self._handle(cmd, peer)
-                    if type(cmd) is Decide:
-                        metrics.DECISIONS.inc()
-                        metrics.DECISION_SECONDS.observe(time.perf_counter() - queued)
+                cmd, peer, queued = await self._recv.receive()
+                await self._handle(cmd, peer)
+                if type(cmd) is Decide:
+                    metrics.DECISIONS.inc()
+                    metrics.DECISION_SECONDS.observe(time.perf_counter() - queued)
 
-    async def _fire_due(self) -> None:
-        now = self.clock()
-        for key, at in sorted(self.timers.items(), key=lambda kv: kv[1]):
-            if at <= now + 0.001 and key in self.timers:
-                await self._handle(TimerFired(key), None, at=max(now, at))
+    async def _alarms(self) -> None:
+        """The timer task: sleeps until the earliest timer, then queues a
+        :class:`~.core.TimerFired` for each one due, in order.
 
-    async def _handle(self, cmd: Command, peer: Peer | None, at: float | None = None) -> None:
+        A timer moved later (each decision moves the decision clocks) does not wake it:
+        it wakes at the old time, finds nothing due and sleeps on; only a timer set
+        earlier than its alarm cuts the sleep short.  So the inbox is read without a
+        cancel scope per command, and timers cost a wake-up per deadline."""
+        while True:
+            at = min(self.timers.values(), default=math.inf)
+            with anyio.CancelScope() as scope:
+                self._alarm = (scope, at)
+                await anyio.sleep(max(0.0, at - self.clock()))
+            self._alarm = None
+            now = self.clock()
+            for key, when in sorted(self.timers.items(), key=lambda kv: kv[1]):
+                if when <= now and self.timers.get(key) == when:
+                    del self.timers[key]  # the core sets it again if it still wants it
+                    await self.put(TimerFired(key))
+
+    async def _handle(self, cmd: Command, peer: Peer | None) -> None:
+        key = id(cmd)  # a call() waits on the command it queued
         if peer is not None:
             self.peers.setdefault(peer.id, peer)
+            if (isinstance(cmd, Sit | Connect) and cmd.conn == peer.id
+                    and getattr(peer, "protocol", 1) >= 2):
+                cmd = replace(cmd, patches=True)  # this connection takes view patches
         try:
-            effects = self.core.handle(cmd, self.clock() if at is None else at)
+            effects = self.core.handle(cmd, self.clock())
         except Exception as exc:
             # A bug a client's command can reach, so perhaps repeatedly: one line each.
             _failures.error(f"command {type(cmd).__name__}",
@@ -196,7 +237,7 @@ class Actor:
             return
         for e in effects:
             await self._carry_out(e)
-        waiter = self._waiters.pop(id(cmd), None)
+        waiter = self._waiters.pop(key, None)
         if waiter is not None:
             waiter.set()
         if isinstance(cmd, Disconnect):
@@ -212,10 +253,22 @@ class Actor:
         if stored is None:  # never persisted: nothing to go back to
             self.finished = True
             return
-        self.core = MatchCore.restore(
-            old.game, old.bots, unpack(stored.snapshot), [unpack(x) for x in stored.log],
-            grace=old.grace, waiting_ttl=old.waiting_ttl, waiting_grace=old.waiting_grace,
-            reveal_timeout=old.reveal_timeout, reply_cache=old.reply_cache)
+        try:
+            self.core = quarantine.restore(
+                stored, grace=old.grace, waiting_ttl=old.waiting_ttl,
+                waiting_grace=old.waiting_grace, reveal_timeout=old.reveal_timeout,
+                reply_cache=old.reply_cache, restart_grace=old.restart_grace,
+                snapshot_every=old.snapshot_every)
+        except quarantine.Damaged as exc:
+            # What it saved cannot be loaded back: set it aside, tell who is here.
+            await self.store.quarantine(self.match_id, exc.reason, exc.players, self.clock())
+            log.error("match %s quarantined (kept for inspection, see kickline doctor): %s",
+                      self.match_id, exc.reason)
+            for peer in self.peers.values():
+                peer.push(error(Code.MATCH_DAMAGED, quarantine.DAMAGED_TEXT,
+                                match=self.match_id))
+            self.finished = True
+            return
         self.timers.clear()
         now = self.clock()
         for e in self.core.handle(Resume(), now):
@@ -223,7 +276,7 @@ class Actor:
         for conn, c in old.conns.items():
             seat_info = None if c.seat is None else self.core.seats[c.seat]
             cmd = Connect(conn, seat_info.player if seat_info else None, since=c.cursor,
-                          watch=seat_info is None)
+                          watch=seat_info is None, patches=c.patches)
             for e in self.core.handle(cmd, now):
                 await self._carry_out(e)
 
@@ -236,6 +289,8 @@ class Actor:
                 target.push(e.message)
         elif isinstance(e, SetTimer):
             self.timers[e.key] = e.at
+            if self._alarm is not None and e.at < self._alarm[1]:
+                self._alarm[0].cancel()  # wake the timer task for an earlier one
         elif isinstance(e, CancelTimer):
             self.timers.pop(e.key, None)
         elif isinstance(e, Finished):
@@ -243,8 +298,8 @@ class Actor:
             self._log_result(e.result)
 
     async def _persist(self, e: Persist) -> None:
-        snapshot = pack(e.snapshot)
-        entries = [pack(x) for x in e.entries]
+        snapshot = None if e.snapshot is None else pack(e.snapshot)
+        entries = e.entries  # packed by the core as it logged them
         delay = self.limits.retry_min
         failing = False
         try:
@@ -269,8 +324,10 @@ class Actor:
                 s = self.stats
                 s.persists += 1
                 s.persist_seconds += dt
-                s.persist_bytes += len(snapshot) + sum(map(len, entries))
-                s.last_snapshot_bytes = len(snapshot)
+                s.persist_bytes += len(snapshot or b"") + sum(map(len, entries))
+                if snapshot is not None:
+                    s.snapshots += 1
+                    s.last_snapshot_bytes = len(snapshot)
                 if len(s.samples) < 100_000:
                     s.samples.append(dt)
                 return
@@ -299,7 +356,6 @@ class Actor:
             except StoreUnavailable:
                 continue
             if not held:
-                log.warning("match %s: lease taken by another server", self.match_id)
-                self.finished = True
+                self.lease_lost()
                 scope.cancel()
                 return

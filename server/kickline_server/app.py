@@ -16,6 +16,7 @@ import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import parse_qs
@@ -25,23 +26,28 @@ from anyio.abc import TaskStatus
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
-from . import tournament_http
+from . import retention, startup, tournament_http
 from .actor import Stats
 from .addresses import TrustedProxies
 from .budgets import Budgets
+from .cluster import Node
 from .config import find_client_dir
 from .dice import commitment
 from .gate import Gate, loop_errors, quiet_logger
-from .identity import Tokens, load_keyring, load_server_id
+from .identity import Tokens, load_keyring, load_server_id, read_secret_file
 from .lobby import Lobby, LobbyLimits
 from .ops import Ops
 from .players import set_cookie
+from .retention import Retention
+from .routing import Router
+from .startup import StartupError
 from .static import StaticLimits
 from .store import Store, StoreError, unpack
 from .store_redis import RedisStore
 from .store_sqlite import SqliteStore
-from .tournaments import Desk, LobbyMatches, TournamentLimits, Tournaments
-from .transport import Buckets, TransportLimits, serve_connection
+from .tournament_desk import Desk, LobbyMatches
+from .tournaments import TournamentLimits, Tournaments
+from .transport import Buckets, TransportLimits, new_id, serve_connection
 
 log = logging.getLogger(__name__)
 
@@ -56,12 +62,17 @@ class ServerConfig:
     redis_url: str | None = None
     redis_prefix: str = "kl:"
     secret: str | None = None
+    """The token keys themselves (tests: one per line); else read from ``secret_file``,
+    else generated once into ``data_dir/secret.key``."""
+    secret_file: Path | None = None
     client_dir: Path | None = CLIENT_DIR
     max_connections_per_address: int = 64
     trusted_proxies: TrustedProxies = field(default_factory=TrustedProxies)
     """Reverse proxies whose ``X-Forwarded-For`` names the client (``addresses.py``)."""
     static: StaticLimits = field(default_factory=StaticLimits)
     budgets: Budgets = field(default_factory=Budgets)
+    retention: Retention = field(default_factory=Retention)
+    """What is kept of finished matches, and how often the purge runs (``retention.py``)."""
     """What one address or identity may take (``budgets.py``)."""
     ping_interval: float | None = 20.0
     backlog: int = 1024
@@ -72,6 +83,13 @@ class ServerConfig:
     sqlite_synchronous: str = "NORMAL"
     transport: TransportLimits = field(default_factory=TransportLimits)
     lobby: LobbyLimits = field(default_factory=LobbyLimits)
+    worker: int | None = None
+    """Set in the processes of ``kickline serve --workers N`` (0..N-1): the port is
+    shared (``SO_REUSEPORT``), the server id gets ``.w<i>``, and the parent holds the
+    data directory's lock."""
+    drain_timeout: float = 10.0
+    """On SIGTERM, how long the match actors get to stop and release their matches
+    before the process exits anyway."""
     admin_password: str | None = field(default=None, repr=False)
     """Opens ``/status`` (HTTP Basic, user ``admin``); without it the page is off."""
     fixed_seed: bytes | None = field(default=None, repr=False)
@@ -97,7 +115,7 @@ def tune_gc(threshold: tuple[int, int, int] = GC_THRESHOLD) -> None:
     gc.set_threshold(*threshold)
 
 
-class DataDirInUse(RuntimeError):
+class DataDirInUse(StartupError):
     """Another server process holds this data directory."""
 
 
@@ -109,28 +127,58 @@ async def _data_dir_lock(data_dir: Path) -> AsyncIterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise DataDirInUse(f"another kickline server is using {data_dir}") from None
+            raise DataDirInUse(f"another kickline server is using {data_dir}; stop it, or "
+                               "give this one its own --data-dir") from None
         yield
     finally:
         os.close(fd)
+
+
+@asynccontextmanager
+async def _no_lock() -> AsyncIterator[None]:
+    yield
 
 
 async def open_store(config: ServerConfig) -> Store:
     store: Store
     if config.redis_url:
         store = RedisStore(config.redis_url, prefix=config.redis_prefix)
-        await store.ping()
     else:
         store = SqliteStore(config.data_dir / "kickline.sqlite3",
                             synchronous=config.sqlite_synchronous)
     try:
+        if isinstance(store, RedisStore):
+            await store.ping()
         applied = await store.migrate()
     except BaseException:
-        await store.aclose()
+        with anyio.CancelScope(shield=True):
+            await store.aclose()
         raise
     if applied:
         log.info("store schema migrated to version %d (applied %s)", applied[-1], applied)
     return store
+
+
+def describe_store(config: ServerConfig) -> str:
+    """The store in use, for the start-up line (a Redis password is masked)."""
+    if config.redis_url:
+        return f"Redis {startup.mask(config.redis_url)} (prefix {config.redis_prefix!r})"
+    return (f"SQLite {config.data_dir / 'kickline.sqlite3'} "
+            f"(synchronous={config.sqlite_synchronous})")
+
+
+class _Phases:
+    """The start-up phase under way, so an error is explained as what it is about."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.now: startup.Phase | None = "data_dir"
+        self.where = startup.Where(config.host, config.port, config.data_dir.resolve(),
+                                   config.redis_url, config.secret_file)
+
+    def explain(self, exc: BaseException) -> StartupError | None:
+        if self.now is None or isinstance(exc, StartupError):
+            return None  # serving already (a bug keeps its traceback), or said already
+        return startup.explain(exc, self.now, self.where)
 
 
 async def open_admin_store(data_dir: Path, redis_url: str | None, prefix: str) -> Store:
@@ -158,29 +206,59 @@ async def run_server(
 ) -> None:
     """Serve until ``shutdown`` is set; reports the bound port through ``task_status``.
     ``on_lobby`` is handed the lobby before the first connection (in-process modules,
-    e.g. tournaments and tests, reach :meth:`Lobby.reserve` and the recorder there)."""
+    e.g. tournaments and tests, reach :meth:`Lobby.reserve` and the recorder there).
+
+    What goes wrong before the server listens is raised as one :class:`StartupError`
+    naming the cause and the fix (a taken port, an unwritable data directory, a full
+    disk, a corrupt store, an unreachable Redis)."""
     shutdown = shutdown or anyio.Event()
-    with loop_errors():
-        await _run(config, shutdown, stats, on_lobby, task_status)
+    phases = _Phases(config)
+    try:
+        with loop_errors():
+            await _run(config, shutdown, stats, on_lobby, task_status, phases)
+    except Exception as exc:
+        explained = phases.explain(exc)
+        if explained is None:
+            raise
+        raise explained from exc
 
 
 async def _run(config: ServerConfig, shutdown: anyio.Event, stats: Stats | None,
-               on_lobby: Callable[[Lobby], None] | None, task_status: TaskStatus[int]) -> None:
-    async with _data_dir_lock(config.data_dir):
-        tokens = Tokens(load_keyring(config.data_dir, config.secret))
+               on_lobby: Callable[[Lobby], None] | None, task_status: TaskStatus[int],
+               phases: _Phases) -> None:
+    # A worker of `kickline serve --workers N`: its parent holds the data directory.
+    lock = _data_dir_lock(config.data_dir) if config.worker is None else _no_lock()
+    async with lock:
+        phases.now = "secret"
+        secret: str | bytes | None = config.secret
+        if secret is None and config.secret_file is not None:
+            secret = read_secret_file(config.secret_file)
+        tokens = Tokens(load_keyring(config.data_dir, secret))
+        phases.now = "data_dir"
         owner = load_server_id(config.data_dir)
+        if config.worker is not None:  # one installation, N processes: N server ids
+            owner = f"{owner}.w{config.worker}"
+        phases.now = "store"
         store = await open_store(config)
+        node = None
+        if config.redis_url:  # processes share this Redis: one registration per server id
+            node = Node(config.redis_url, owner, prefix=config.redis_prefix,
+                        ttl=config.lobby.actor.lease_ttl)
         try:
+            if node is not None:
+                await node.register()
             await _serve(config, shutdown, store, tokens, owner, stats or Stats(), on_lobby,
-                         task_status)
+                         node, task_status, phases)
         finally:
             with anyio.CancelScope(shield=True):
+                if node is not None:
+                    await node.leave()
                 await store.aclose()
 
 
 async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, tokens: Tokens,
                  owner: str, stats: Stats, on_lobby: Callable[[Lobby], None] | None,
-                 task_status: TaskStatus[int]) -> None:
+                 node: Node | None, task_status: TaskStatus[int], phases: _Phases) -> None:
     async with anyio.create_task_group() as actors:
         lobby = Lobby(store, tokens, actors, owner=owner, limits=config.lobby,
                       fixed_seed=config.fixed_seed, stats=stats, budgets=config.budgets)
@@ -190,6 +268,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
         lobby.players.on_register = tournaments.on_register
         if on_lobby is not None:
             on_lobby(lobby)
+        phases.now = "recover"
         recovered = await lobby.recover()
         if recovered:
             log.info("resumed %d unfinished matches", recovered)
@@ -199,15 +278,33 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
         events = await tournaments.load()
         if events:
             log.info("resumed %d running tournaments", events)
+        if recovered and gc.isenabled() and gc.get_freeze_count():  # tuned by tune_gc
+            # The recovered matches' cores live as long as the matches: out of every
+            # collection, like the start-up objects (their garbage is acyclic and still
+            # freed at once).
+            gc.collect()
+            gc.freeze()
         await actors.start(lobby.desk.run)
         if store.leases_expire:  # other processes may die and leave matches to adopt
             await actors.start(lobby.adopt)
+        await actors.start(partial(retention.run, store, config.retention))
         buckets = Buckets(config.transport)
         ops = Ops(lobby, store, stats, node=owner,
                   store_kind="redis" if config.redis_url else "sqlite",
                   admin_password=config.admin_password,
                   connections=lambda: sum(gate.connected.values()))
-        await actors.start(ops.watch)
+        router = None
+        if config.redis_url:  # any process serves any player: route through Redis
+            router = Router(config.redis_url, owner, prefix=config.redis_prefix,
+                            ttl=config.lobby.actor.lease_ttl, new_id=new_id)
+            router.handle, router.detach = lobby.handle_remote, lobby.detach_remote
+            lobby.router = router
+            await actors.start(router.run)
+        if node is not None:
+            node.summary = lambda: {"matches": len(lobby.actors),
+                                    "connections": sum(gate.connected.values())}
+            ops.nodes = node.nodes
+            await actors.start(node.keep, shutdown.set)  # a duplicate id: stop serving
 
         async def who(token: str) -> str | None:
             claim = tokens.verify(token)
@@ -229,12 +326,14 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                     routes=lambda conn, request, path, query: ops.respond(
                         conn, request, path) or _routes(
                         conn, request, lobby, path, query, tournaments, who))
+        await actors.start(ops.watch)  # after the gate: it counts the gate's connections
 
         async def handler(ws: ServerConnection) -> None:
             with gate.holding(ws) as address:
                 await serve_connection(ws, lobby, config.transport, address=address,
                                        buckets=buckets)
 
+        phases.now = "listen"
         async with serve(
             handler, config.host, config.port,
             create_connection=gate.connection_class(), logger=quiet_logger(),
@@ -243,19 +342,32 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             ping_interval=config.ping_interval, ping_timeout=config.ping_interval,
             close_timeout=config.transport.close_timeout,
             open_timeout=None, backlog=config.backlog,  # the gate times handshakes
+            reuse_port=config.worker is not None,  # --workers: one port, N processes
         ) as server:
+            phases.now = None
             port = int(next(iter(server.sockets)).getsockname()[1])
-            log.info("kickline server listening on %s:%d", config.host, port)
+            _announce(config, port)
             task_status.started(port)
             await shutdown.wait()
-            log.info("shutting down: closing listener and connections")
-            lobby.accepting = False
+            # The drain: stop accepting (new lobby requests get shutting_down, /readyz
+            # says 503), stop the actors between commands and release their matches
+            # (everything answered is already stored; another process sharing the store
+            # adopts them when their clients reopen them), then tell every client to
+            # reconnect (1012) and close.  Bounded by drain_timeout.
+            log.info("draining: stopping %d match actors", len(lobby.actors))
             ops.health.draining = True
-            server.close(close_connections=True)
-            with anyio.move_on_after(config.transport.close_timeout + 1):
+            with anyio.move_on_after(config.drain_timeout):
+                await lobby.drain(config.drain_timeout)
+                log.info("draining: telling %d clients to reconnect", len(lobby.conns))
+                lobby.send_away("the server is restarting; reconnect to go on playing")
+                while sum(gate.connected.values()) - gate.downloads > 0:
+                    await anyio.sleep(0.02)  # each says 1012 once its queue is out
+                server.close(close_connections=True)
                 await server.wait_closed()
-        log.info("stopping %d match actors", len(lobby.actors))
         actors.cancel_scope.cancel()
+    if router is not None:
+        with anyio.CancelScope(shield=True):
+            await router.aclose()
 
 
 
@@ -302,8 +414,13 @@ async def _record(conn: ServerConnection, lobby: Lobby, match_id: str) -> Respon
         stored = None if raw is None else await lobby.store.load(match_id)
     except StoreError:
         return conn.respond(503, "the server cannot reach its data right now\n")
-    if raw is None or stored is None:
+    if raw is None:
         return conn.respond(404, "no finished match with that id\n")
+    if stored is None:  # its full log was purged (retention.py); the record outlives it
+        body = {"record": unpack(raw), "log": None}
+        response = conn.respond(200, json.dumps(body, separators=(",", ":")) + "\n")
+        response.headers["Content-Type"] = "application/json"
+        return response
     snapshot = unpack(stored.snapshot)
     log_entries = [{k: v for k, v in unpack(e).items() if k != "e"} for e in stored.log]
     seed = bytes(snapshot["seed"])
@@ -317,3 +434,18 @@ async def _record(conn: ServerConnection, lobby: Lobby, match_id: str) -> Respon
     response.headers["Content-Type"] = "application/json"
     response.headers["Content-Disposition"] = f'attachment; filename="kickline-{match_id}.json"'
     return response
+
+
+def _announce(config: ServerConfig, port: int) -> None:
+    """The start-up line: where, which store, which data directory, which client build;
+    and a warning an operator cannot miss when the client is not built."""
+    build = startup.client_build(config.client_dir)
+    shown = f"[{config.host}]" if ":" in config.host else config.host
+    log.info("kickline serving http://%s:%d/ (websocket /ws) | store: %s | data dir: %s | "
+             "client: %s", shown, port, describe_store(config), config.data_dir.resolve(),
+             build or "NOT BUILT" if config.client_dir else "not served (--client-dir none)")
+    if config.client_dir is not None and build is None:
+        log.warning("the web client is not built (no %s): browsers get no Pyodide preview "
+                    "of legal moves (\"Rules preview unavailable\"); build it with `make "
+                    "client` (or `python tools/build_client.py`) and restart",
+                    config.client_dir / "build" / "manifest.json")

@@ -23,25 +23,37 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import random
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from . import games
 from .dice import commitment
-from .protocol import PROTOCOL_VERSIONS, Message, decode_replies, encode
+from .protocol import PROTOCOL_VERSIONS, Message, Prompts, decode_replies, encode
 
 log = logging.getLogger(__name__)
 
 
 class BotError(Exception):
-    """The server refused the bot's lobby request (bad config, unknown code...)."""
+    """The bot cannot play its match.  ``why`` is one of :data:`WHY`; the message is one
+    line a person can act on."""
+
+    def __init__(self, why: str, message: str) -> None:
+        super().__init__(message)
+        self.why = why
+
+
+WHY = ("refused", "unreachable", "unknown_game", "no_opponent")
+"""Why a bot gave up: the server refused its request (a bad config, an unknown invite
+code, a bad token); no server answered (or it stopped answering and did not come back);
+the server hosts no such game; nobody came to play within the wait."""
 
 
 @dataclass(slots=True)
@@ -53,10 +65,47 @@ class BotState:
     cursor: int = 0
     decisions: int = 0
     reconnects: int = 0
+    paired: bool = False
+    home_seat: int | None = None  # from the views, where the ruleset has home and visitors
+    waiting_since: float | None = None
+    rate_limited: int = 0
     events: list[Any] = field(default_factory=list)
     round_trips: list[float] = field(default_factory=list)
     contribution: bytes | None = None
     """The bot's dice contribution (kept across reconnects until revealed)."""
+
+
+class Pacer:
+    """Keeps a client under the server's message rate (``welcome.limits``).
+
+    A token bucket a margin inside the server's own: a tenth slower, and half the burst,
+    so messages bunched up on their way (a busy machine, a slow network) still arrive
+    inside the server's bucket.  Without limits (an older server) it never waits."""
+
+    def __init__(self, rate: float | None = None, burst: float | None = None, *,
+                 owed_free: bool = False) -> None:
+        self.rate = 0.9 * rate if rate else None
+        self.owed_free = owed_free
+        """The server does not count a decision the seat owes (``owed_decisions_free``)."""
+        self.burst = max(1.0, (burst or 2.0) / 2)
+        self._tokens = self.burst
+        self._last = 0.0
+
+    def retry_after(self) -> float:
+        """How long to wait before resending a message the server refused as over its
+        rate: one token's worth (half a second if the rate is unknown)."""
+        return 1 / self.rate if self.rate else 0.5
+
+    async def wait(self) -> None:
+        if self.rate is None:
+            return
+        now = anyio.current_time()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens < 1:
+            await anyio.sleep((1 - self._tokens) / self.rate)
+            self._tokens, self._last = 1.0, anyio.current_time()
+        self._tokens -= 1
 
 
 async def play(
@@ -71,15 +120,24 @@ async def play(
     seed: str | None = None,
     clock: Mapping[str, Any] | None = None,
     private: bool = False,
-    max_reconnects: int = 50,
+    connect_timeout: float = 5.0,
+    reconnect_timeout: float = 60.0,
+    wait: float | None = None,
     on_code: Callable[[str, str], None] | None = None,
+    on_queued: Callable[[float | None], None] | None = None,
     state: BotState | None = None,
     drop_after: int | None = None,
 ) -> Message:
-    """Play one match; returns the server's ``over`` message.
+    """Play one match; returns the server's ``over`` message, or raises :class:`BotError`.
 
-    ``how`` is ``"quick"``, ``"create"`` or ``"join"`` (with ``code``).  ``on_code``
-    is called with ``(match, invite code)`` once a created match exists.
+    ``how`` is ``"quick"``, ``"create"`` or ``"join"`` (with ``code``).  ``on_code`` is
+    called with ``(match, invite code)`` once a created match exists, ``on_queued`` with
+    ``wait`` when a quick match is queued with nobody to pair yet.
+
+    Giving up, in time: a server that does not answer the first connection within
+    ``connect_timeout`` seconds is not there; one that drops the connection is tried
+    again (backing off) for ``reconnect_timeout`` seconds; a quick match nobody pairs, or
+    a created match nobody joins, is left after ``wait`` seconds (``None``: never).
     ``drop_after`` (tests) drops the connection once after that many decisions."""
     if how not in ("quick", "create", "join"):
         raise ValueError("how is quick, create or join")
@@ -89,32 +147,66 @@ async def play(
         st.contribution = (hashlib.sha256(f"{seed}:dice".encode()).digest()
                            if seed is not None else secrets.token_bytes(32))
     seed = seed if seed is not None else secrets.token_hex(8)
+    lost_at: float | None = None
+    started = anyio.current_time()
     delay = 0.05
     while True:
         try:
-            async with connect(url, max_size=None, open_timeout=10) as ws:
-                over = await _session(ws, st, how=how, code=code, game=game,
+            async with connect(url, max_size=None, open_timeout=connect_timeout) as ws:
+                lost_at, delay = None, 0.05
+                over = await _session(ws, st, how=how, code=code, game=game, url=url,
                                       config=dict(config or {}), bot=bot, name=name, seed=seed,
-                                      clock=clock, private=private, on_code=on_code,
+                                      clock=clock, private=private, wait=wait,
+                                      on_code=on_code, on_queued=on_queued,
                                       drop_after=drop_after)
                 if over is not None:
                     return over
                 drop_after = None
-        except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError) as exc:
-            log.info("bot %s: connection lost (%s); reconnecting", name, exc)
+            why = "the server closed the connection"
+        except InvalidURI as exc:
+            raise BotError("unreachable", f"{url} is not a websocket URL ({exc})") from None
+        except InvalidHandshake as exc:
+            # Something answered, but not a Kickline websocket endpoint.
+            if st.token is None:
+                raise BotError("unreachable", f"{url} does not answer as a Kickline server "
+                               f"({exc}); the URL is ws://HOST:PORT of `kickline serve`"
+                               ) from None
+            why = str(exc)
+        except (ConnectionClosed, OSError, TimeoutError) as exc:
+            why = str(exc) or type(exc).__name__
+        now = anyio.current_time()
+        if st.token is None and st.match is None:
+            # Never welcomed: a server that is starting gets ``connect_timeout``, no more.
+            if now - started >= connect_timeout:
+                raise BotError("unreachable", f"no Kickline server answers at {url} ({why}); "
+                               "start one with `kickline serve`, or check the URL")
+        else:
+            if lost_at is None:
+                lost_at = now
+                log.warning("bot %s: lost the connection (%s); reconnecting for up to %g s",
+                            name, why, reconnect_timeout)
+            if now - lost_at >= reconnect_timeout:
+                raise BotError("unreachable", f"lost the connection to {url} ({why}) and "
+                               f"could not reconnect within {reconnect_timeout:g} s")
         st.reconnects += 1
-        if st.reconnects > max_reconnects:
-            raise BotError(f"gave up after {max_reconnects} reconnects")
         await anyio.sleep(delay)
         delay = min(delay * 2, 2.0)
 
 
 async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | None,
-                   game: str, config: dict[str, Any], bot: games.Bot, name: str, seed: str,
-                   clock: Mapping[str, Any] | None, private: bool,
-                   on_code: Callable[[str, str], None] | None,
+                   game: str, url: str, config: dict[str, Any], bot: games.Bot, name: str,
+                   seed: str, clock: Mapping[str, Any] | None, private: bool,
+                   wait: float | None, on_code: Callable[[str, str], None] | None,
+                   on_queued: Callable[[float | None], None] | None,
                    drop_after: int | None) -> Message | None:
-    async def send(msg: Message) -> None:
+    pacer = Pacer()
+    last: list[Message] = []  # the last message sent, to resend if it was over the rate
+
+    async def send(msg: Message, *, owed: bool = False) -> None:
+        if not (owed and pacer.owed_free):
+            await pacer.wait()
+        if msg["t"] != "hello":
+            last[:] = [msg]
         await ws.send(encode(msg))
 
     hello: Message = {"t": "hello", "versions": list(PROTOCOL_VERSIONS)}
@@ -127,8 +219,16 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
     await send(hello)
     welcome = decode_replies(await ws.recv())[0]
     if welcome["t"] != "welcome":
-        raise BotError(f"hello refused: {welcome}")
+        raise BotError("refused", f"the server refused hello: {welcome.get('code')}: "
+                       f"{welcome.get('message')}")
     st.token = welcome["token"]
+    limits = welcome.get("limits") or {}
+    pacer = Pacer(limits.get("rate"), limits.get("burst"),
+                  owed_free=limits.get("owed_decisions_free") is True)
+    hosted = welcome.get("games")
+    if st.match is None and isinstance(hosted, list) and game not in hosted:
+        raise BotError("unknown_game", f"the server at {url} hosts no game {game!r}; "
+                       f"it hosts {', '.join(map(str, hosted))}")
     if st.match is not None:
         await send({"t": "open", "id": f"open:{st.reconnects}", "match": st.match,
                     "since": st.cursor})
@@ -148,15 +248,20 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
         await send(req)
     pending: dict[str, float] = {}
     decided: set[int] = set()
-    last: list[Message] = []
+    prompts = Prompts()  # protocol 2: views come as patches after the first
 
     async def decide(m: Message) -> None:
         if m["version"] in decided:
             return
         decided.add(m["version"])
         turn = m["turns"][st.seat or 0]
-        last[:] = [await _decide(send, st, bot, seed, m["version"], turn, m["view"],
-                                 m["legal"], pending)]
+        await _decide(send, st, bot, seed, m["version"], turn, m["view"], m["legal"], pending)
+
+    def waiting() -> None:
+        if st.waiting_since is None:
+            st.waiting_since = anyio.current_time()
+            if how == "quick" and on_queued is not None:
+                on_queued(wait)
 
     dropped = False
     revealed: list[bool] = []
@@ -165,28 +270,47 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
         """Act on one message; returns the ``over`` message when the match ends."""
         nonlocal dropped
         t = msg["t"]
-        if t == "ack" and "match" in msg and st.match is None:
+        if t == "ack" and msg.get("queued") is True:
+            waiting()
+        elif t == "ack" and "match" in msg and st.match is None:
             st.match, st.seat = msg["match"], msg.get("seat")
             st.code = msg.get("code")
             if on_code is not None and st.code and how == "create":
                 on_code(msg["match"], st.code)
+            if how == "create":
+                waiting()
         elif t == "ack" and "version" in msg:
             sent = pending.pop(str(msg["re"]), None)
             if sent is not None:
                 st.round_trips.append(anyio.current_time() - sent)
         elif t == "matched":
-            st.match, st.seat = msg["match"], msg["seat"]
+            st.match, st.seat, st.paired = msg["match"], msg["seat"], True
         elif t == "error":
             if msg["code"] in ("rate_limited", "busy"):
-                await anyio.sleep(0.5)  # then resend the same message: it is idempotent
-                if last:
+                st.rate_limited += msg["code"] == "rate_limited"
+                after = msg.get("retry_after")  # the server's word, else one token's time
+                await anyio.sleep(after if isinstance(after, int | float) and 0 <= after <= 60
+                                  else pacer.retry_after())
+                if last:  # resend the same message (idempotent), paced this time
                     await send(last[0])
+            elif msg["code"] == "unknown_game":
+                raise BotError("unknown_game", msg["message"])
             elif msg.get("re") == "lobby" or msg["code"] in ("not_found", "bad_config"):
-                raise BotError(f"{msg['code']}: {msg['message']}")
+                raise BotError("refused", f"{msg['code']}: {msg['message']}")
             elif msg.get("legal") and msg.get("version") is not None:
                 await decide(msg)
         elif t == "prompt" and msg["match"] == st.match:
+            whole = prompts.assemble(msg)
+            if whole is None:  # a patch of a view we do not hold: ask for the whole one
+                await send({"t": "open", "id": f"resync:{st.cursor}", "match": st.match,
+                            "since": st.cursor})
+                return None
+            msg = whole
             st.seat = msg["seat"]
+            st.paired = st.paired or msg["status"] != "waiting"
+            view = msg.get("view")
+            if isinstance(view, dict) and view.get("home_seat") in (0, 1):
+                st.home_seat = view["home_seat"]
             seat = st.seat if st.seat is not None else 0
             if (msg["status"] == "playing" and msg.get("commits", [None, None])[seat]
                     and not msg["revealed"][seat] and not revealed):
@@ -205,19 +329,31 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
             return msg
         return None
 
-    async for frame in ws:
-        for msg in decode_replies(frame):
-            over = await handle(msg)
-            if over is not None:
-                return over
-            if dropped:
-                return None
-    return None
+    while True:
+        timeout = math.inf
+        if wait is not None and not st.paired and st.waiting_since is not None:
+            timeout = st.waiting_since + wait - anyio.current_time()
+        frame: bytes | str | None = None
+        with anyio.move_on_after(timeout):  # a cancelled recv loses nothing (websockets)
+            frame = await ws.recv()
+        if frame is not None:
+            for msg in decode_replies(frame):
+                over = await handle(msg)
+                if over is not None:
+                    return over
+                if dropped:
+                    return None
+            continue
+        # Nobody came: leave the queue (closing does), or call the created match off.
+        if st.match is not None:
+            await send({"t": "resign", "id": "call-off", "match": st.match})
+        who = "paired with this quick match" if how == "quick" else "joined this match"
+        raise BotError("no_opponent", f"nobody {who} within {wait:g} s")
 
 
-async def _decide(send: Callable[[Message], Any], st: BotState, bot: games.Bot, seed: str,
-                  version: int, turn: int, view: Any, legal: list[str],
-                  pending: dict[str, float]) -> Message:
+async def _decide(send: Callable[..., Awaitable[None]], st: BotState, bot: games.Bot,
+                  seed: str, version: int, turn: int, view: Any, legal: list[str],
+                  pending: dict[str, float]) -> None:
     rng = random.Random(f"{seed}:{st.seat}:{turn}")
     choice = bot(view, legal, rng)
     rid = f"{st.seat}:{version}"
@@ -225,5 +361,4 @@ async def _decide(send: Callable[[Message], Any], st: BotState, bot: games.Bot, 
     st.decisions += 1
     msg: Message = {"t": "decide", "id": rid, "match": st.match, "version": version,
                     "decision": choice, "seat": st.seat}
-    await send(msg)
-    return msg
+    await send(msg, owed=True)

@@ -29,8 +29,17 @@ class ConfigError(ValueError):
     """A setting that cannot be used; the message is one line for the operator."""
 
 
+CHECKOUT: Final = Path(__file__).resolve().parents[2]
+
+
 def default_data_dir() -> Path:
-    return Path.home() / ".local" / "share" / "kickline"
+    """``./data`` of the checkout when run from a source checkout (``make serve``: each
+    clone its own matches; git-ignored), else the per-user data directory
+    (``$XDG_DATA_HOME/kickline``, ``~/.local/share/kickline``)."""
+    if (CHECKOUT / "pyproject.toml").is_file() and (CHECKOUT / "server").is_dir():
+        return CHECKOUT / "data"
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "kickline"
 
 
 def find_client_dir() -> Path:
@@ -44,7 +53,7 @@ def find_client_dir() -> Path:
     return here.parents[1] / "client"
 
 
-def _mask_url(value: Any) -> str:
+def mask_url(value: Any) -> str:
     """A URL with its password (if any) replaced by ``***``."""
     parts = urlsplit(str(value))
     if parts.password is None:
@@ -76,6 +85,8 @@ class Option:
     """How ``--print-config`` shows a value that may hold a secret."""
     default_text: str | None = None
     """How ``--help`` shows the default, when ``str(default)`` would not do."""
+    bounds: tuple[float, float] | None = None
+    """The smallest and largest value allowed, for a number."""
 
     @property
     def flag(self) -> str:
@@ -102,6 +113,9 @@ class Option:
                 raise ValueError
         except ValueError:
             raise ConfigError(f"{source}={raw!r} is not {_KIND_TEXT[kind]}") from None
+        if self.bounds is not None and not self.bounds[0] <= value <= self.bounds[1]:
+            low, high = (f"{b:g}" for b in self.bounds)
+            raise ConfigError(f"{source}={raw!r} is out of range ({low} to {high})")
         if self.choices is not None:
             value = str(value).upper() if self.choices[0].isupper() else str(value)
             if value not in self.choices:
@@ -128,16 +142,19 @@ def _bool(raw: Any) -> bool:
 
 
 OPTIONS: Final[tuple[Option, ...]] = (
-    Option("host", str, "127.0.0.1", "address to listen on"),
-    Option("port", int, 8765, "port (0 picks a free one)"),
+    Option("host", str, "127.0.0.1",
+           "address to listen on: 127.0.0.1 is this machine only, 0.0.0.0 every interface "
+           "(phones on your network)"),
+    Option("port", int, 8765, "port (0 picks a free one)", bounds=(0, 65535)),
     Option("data_dir", Path, None,
            "where the embedded store, token secret and server id live",
-           default_text="~/.local/share/kickline"),
+           default_text="./data in a source checkout, else ~/.local/share/kickline"),
     Option("redis_url", str, None,
            "store matches in Redis instead of the embedded SQLite store "
-           "(redis://[:password@]host:6379/0)", mask=_mask_url),
+           "(redis://[:password@]host:6379/0)", mask=mask_url),
     Option("secret_file", Path, None,
-           "file holding the token secret (default: generated in the data dir)"),
+           "file holding the token secret: text, or the raw bytes of another server's "
+           "secret.key (default: generated in the data dir)"),
     Option("client_dir", Path, None, "static files to serve at / (the web client)",
            default_text="the client installed with the package, else the checkout's client/"),
     Option("grace", float, 60.0, "seconds a player may be away before the opponent may "
@@ -177,6 +194,11 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("watches_per_minute_per_address", int, 120, "watch requests per address per minute"),
     Option("reveal_timeout", float, 20.0,
            "seconds the first roll waits for the players' dice contributions"),
+    Option("keep_logs_days", float, 90.0,
+           "days a finished match's full log (its replay) is kept after it ended"),
+    Option("keep_records_days", float, 0.0,
+           "days a finished match's record (result, players, ratings) is kept; 0: forever"),
+    Option("purge_every", float, 3600.0, "seconds between retention purges"),
     Option("waiting_grace", float, 120.0,
            "seconds a waiting match outlives its creator's last connection"),
     Option("static_stall", float, 20.0,
@@ -187,10 +209,18 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("idle_timeout", float, 900.0, "seconds a silent connection stays open"),
     Option("send_queue", int, 256, "messages queued per connection before it is dropped"),
     Option("inbox", int, 64, "commands queued per match"),
+    Option("snapshot_every", int, 32,
+           "log entries between two whole snapshots of a match (the saves between append "
+           "the log only; a restart replays that tail)"),
     Option("lease_ttl", float, 15.0,
            "seconds a match's lease lasts unrenewed (with Redis: how soon another "
            "process adopts the matches of one that died)"),
     Option("max_matches", int, 20_000, "live matches per process"),
+    Option("workers", int, 1,
+           "server processes sharing the port (SO_REUSEPORT) and the Redis: one per core "
+           "(needs --redis-url; with the embedded store it stays one process)"),
+    Option("drain_timeout", float, 10.0,
+           "on SIGTERM: seconds the matches get to stop and be handed over before exit"),
     Option("pairing_timeout", float, 600.0, "seconds one Swiss pairing may take (1,000 "
            "players take tens of seconds)"),
     Option("max_tournaments", int, 200, "unfinished tournaments per server"),

@@ -42,15 +42,24 @@ from kickline.game import Game, Plain, ToAct
 
 from .dice import commitment, dice, dice_seed, parse_contribution, sample, verify
 from .games import Bot
+from .matchlog import MatchLog
+from .patch import Patch, diff
 from .protocol import Code, Message, MsgId, error
 
 __all__ = ["commitment", "dice", "sample", "verify"]  # re-exported: they lived here first
 
-FORMAT: Final = 3
+FORMAT: Final = 4
 """Snapshot format version (1: replies stored as whole ``ack`` messages; 2: as
 ``[seat, id, version]``, which rebuilds the same ``ack``; 3: the players' dice
-commitments and contributions, and the dice seed derived from them).  All are
-restored; a match from before format 3 keeps rolling from the server's seed alone."""
+commitments and contributions, and the dice seed derived from them; 4: the stored log
+may run past the snapshot's ``log_len``, and that tail is replayed on restore).  All are
+restored; a match from before format 3 keeps rolling from the server's seed alone; a
+server from before format 4 would ignore the tail, so it refuses format 4."""
+
+SNAPSHOT_EVERY: Final = 32
+"""By default a full snapshot is written every this many log entries (and whenever
+anything but decisions and their consequences changed); the persists in between append
+log entries only."""
 
 ERROR_CODES: Final = {
     "MalformedDecision": Code.MALFORMED_DECISION,
@@ -108,6 +117,8 @@ class Sit:
     bot: str | None = None
     conn: int | None = None
     re: MsgId | None = None
+    patches: bool = False
+    """``conn`` takes view patches (protocol 2): see :meth:`MatchCore._prompt`."""
     commit: str | None = None
     """The player's dice commitment (``sha256`` hex of their contribution), if any."""
 
@@ -125,13 +136,14 @@ class Reveal:
 @dataclass(frozen=True, slots=True)
 class Connect:
     """Attach ``conn`` to ``player``'s seat (or as a spectator when ``watch``), and send
-    it the events from index ``since`` on."""
+    it the events from index ``since`` on.  ``patches``: it takes view patches."""
 
     conn: int
     player: str | None
     since: int = 0
     watch: bool = False
     re: MsgId | None = None
+    patches: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,11 +215,13 @@ Command = (Sit | Connect | Disconnect | Decide | Resign | Reveal | Claim | Reser
 
 @dataclass(frozen=True, slots=True)
 class Persist:
-    """Append ``entries`` to the match log at index ``start`` and replace the snapshot,
-    atomically."""
+    """Append ``entries`` to the match log at index ``start`` and, unless ``snapshot`` is
+    ``None``, replace the snapshot, atomically.  Without a snapshot the entries are a
+    tail that :meth:`MatchCore.restore` replays onto the last one."""
 
-    snapshot: Plain
-    entries: list[Plain]
+    snapshot: Plain | None
+    entries: list[bytes]
+    """The entries msgpack-packed, as the store keeps them."""
     start: int
     finished: bool
 
@@ -240,10 +254,17 @@ Effect = Persist | Send | SetTimer | CancelTimer | Finished
 # --- the core -----------------------------------------------------------------------
 
 
+_PRIVATE_ENTRY_FIELDS: Final = frozenset({"e", "re", "b"})
+"""Log entry fields kept out of the public log: the events (each seat got them redacted
+in its prompts) and what only a restore needs (message ids, banks)."""
+
+
 @dataclass(slots=True)
 class _Conn:
     seat: int | None
     cursor: int
+    patches: bool = False
+    base: int | None = None  # the state version of the view it last got (for patches)
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +282,7 @@ class _Pending:
     """What one ``handle`` call has decided to do, gathered then ordered."""
 
     dirty: bool = False
+    full: bool = False  # something beyond the log changed: write a whole snapshot
     broadcast: bool = False
     sends: list[Send] = field(default_factory=list)
     finished: Plain | None = None
@@ -284,6 +306,7 @@ class MatchCore:
         waiting_grace: float = 120.0,
         reveal_timeout: float = 20.0,
         reply_cache: int = 64,
+        snapshot_every: int = SNAPSHOT_EVERY,
         meta: Mapping[str, Plain] | None = None,
         restart_grace: float = 60.0,
     ) -> None:
@@ -299,6 +322,7 @@ class MatchCore:
         self.waiting_ttl = waiting_ttl
         self.waiting_grace = waiting_grace
         self.reply_cache = reply_cache
+        self.snapshot_every = max(1, snapshot_every)
         self.meta: dict[str, Plain] = dict(meta or {})
         self.created = now
         self.ended: float | None = None
@@ -307,9 +331,9 @@ class MatchCore:
         self.seats: list[SeatInfo | None] = [None, None]
         self.state: Any = None
         self.result: Plain | None = None
-        self.log: list[Plain] = []
-        self.events: list[Plain] = []
+        self.log = MatchLog()  # packed entries; the events are numbered across them
         self.persisted = 0
+        self.snapshotted = 0  # the log's length at the last snapshot persisted
         self.reveal_timeout = reveal_timeout
         self.commits: list[str | None] = [None, None]
         self.contributions: list[bytes | None] = [None, None]
@@ -329,6 +353,11 @@ class MatchCore:
         self.timers: dict[str, float] = {}
         self._to_act: ToAct | None = None
         self._to_act_of: Any = None
+        # Per seat (None: spectators), the last view built: (its state, the view, the
+        # version of the view before it, the patch from that one or None).  States are
+        # immutable, so a view is built once per state and seat however many
+        # connections get it, and its patch once.
+        self._views: dict[int | None, tuple[Any, Plain, int | None, Patch | None]] = {}
 
     # -- persistence --
 
@@ -370,10 +399,12 @@ class MatchCore:
         reveal_timeout: float = 20.0,
         reply_cache: int = 64,
         restart_grace: float = 60.0,
+        snapshot_every: int = SNAPSHOT_EVERY,
     ) -> MatchCore:
-        """Rebuild a core from its last snapshot and its log (entries past the
-        snapshot's ``log_len`` are ignored: they were never acknowledged)."""
-        if snapshot.get("format") not in (1, 2, FORMAT) or snapshot.get("game") != game.name:
+        """Rebuild a core from its last snapshot and its stored log: the entries past
+        the snapshot's ``log_len`` (each persisted, so acknowledged, after it) are
+        replayed onto it exactly as they were first applied."""
+        if snapshot.get("format") not in (1, 2, 3, FORMAT) or snapshot.get("game") != game.name:
             raise ValueError("snapshot is not of this format or game")
         core = cls(
             game, bots, match_id=snapshot["match"], config=snapshot["config"],
@@ -381,6 +412,7 @@ class MatchCore:
             clock=Clock.from_plain(snapshot["clock"]), grace=grace, waiting_ttl=waiting_ttl,
             waiting_grace=waiting_grace, reveal_timeout=reveal_timeout,
             reply_cache=reply_cache, meta=snapshot["meta"], restart_grace=restart_grace,
+            snapshot_every=snapshot_every,
         )
         core.status = snapshot["status"]
         core.ended = snapshot.get("ended")
@@ -398,18 +430,16 @@ class MatchCore:
                                   for c in snapshot["contributions"]]
             if snapshot["dice_seed"] is not None:
                 core._fix_dice(seed=bytes(snapshot["dice_seed"]))
-        core.log = list(log[: snapshot["log_len"]])
-        if len(core.log) != snapshot["log_len"]:
+        if len(log) < snapshot["log_len"]:
             raise ValueError("the log is shorter than the snapshot says")
-        for entry in core.log:
-            core.events.extend(entry.get("e", ()))
+        for entry in log[: snapshot["log_len"]]:
+            core.log.append(entry)
             if entry["k"] == "c":
                 if core.rng is None:
                     raise ValueError("a roll in the log before the dice were fixed")
                 core.rng.randrange(entry["w"])
             elif entry["k"] == "d":
                 core.turns[entry["s"]] += 1
-        core.persisted = len(core.log)
         core.bank = list(snapshot["bank"])
         core.timeouts = list(snapshot["timeouts"])
         for item in snapshot["replies"]:
@@ -421,7 +451,34 @@ class MatchCore:
                 who, re, version = item
             reply = _Reply(who, re, version)
             core.replies[core._key(core._player(who), re)] = reply
+        core.snapshotted = len(core.log)
+        for entry in log[len(core.log):]:
+            core._replay_entry(entry)
+        core.persisted = len(core.log)
         return core
+
+    def _replay_entry(self, entry: Plain) -> None:
+        """Apply one persisted log entry past the snapshot, with every effect it had on
+        the core: a tail holds only decisions and chance events (anything else forces a
+        whole snapshot, see :meth:`_effects`)."""
+        if self.status != "playing" or entry["k"] not in ("c", "d"):
+            raise ValueError(f"log entry {len(self.log)} cannot follow the snapshot")
+        if entry["k"] == "c":
+            if self.rng is None:
+                raise ValueError("a roll in the log before the dice were fixed")
+            self.rng.randrange(entry["w"])
+            self.state, _ = self.game.apply_chance(self.state, entry["o"])
+        else:
+            seat = entry["s"]
+            self.state, _ = self.game.apply(self.state, seat, entry["d"])
+            self.turns[seat] += 1
+            if entry.get("by") == "p":
+                self.timeouts[seat] = 0
+                if "b" in entry:
+                    self.bank[seat] = entry["b"]
+                if "re" in entry:
+                    self._remember(self._player(seat), entry["re"], seat)
+        self.log.append(entry)
 
     # -- queries --
 
@@ -458,12 +515,20 @@ class MatchCore:
         return self._to_act
 
     def public_log(self) -> list[Plain]:
-        """The log without events: what a player needs to verify the dice."""
-        return [{k: v for k, v in e.items() if k != "e"} for e in self.log]
+        """The log without events and restore-only fields: what a player needs to verify
+        the dice."""
+        return [{k: v for k, v in e.items() if k not in _PRIVATE_ENTRY_FIELDS}
+                for e in self.log]
 
     # -- the one entry point --
 
+    @property
+    def events(self) -> list[Plain]:
+        """Every event of the match so far (unpacked from the log: for tests and tools)."""
+        return [e for entry in self.log for e in entry.get("e", ())]
+
     def handle(self, cmd: Command, now: float) -> list[Effect]:
+        self.log.mark()  # every connection was sent the events so far
         p = _Pending()
         self._now = now
         if isinstance(cmd, Sit):
@@ -510,9 +575,9 @@ class MatchCore:
             return
         self.seats[cmd.seat] = SeatInfo(cmd.player, cmd.name, cmd.bot)
         self.commits[cmd.seat] = cmd.commit if cmd.bot is None else None
-        p.dirty = True
+        p.dirty = p.full = True
         if cmd.conn is not None:
-            self.conns[cmd.conn] = _Conn(cmd.seat, 0)
+            self.conns[cmd.conn] = _Conn(cmd.seat, 0, cmd.patches)
             if cmd.re is not None:
                 p.sends.append(Send(cmd.conn, {
                     "t": "ack", "re": cmd.re, "match": self.match_id, "seat": cmd.seat,
@@ -536,8 +601,8 @@ class MatchCore:
                 Code.NOT_YOUR_SEAT, "you hold no seat in this match", cmd.re,
                 match=self.match_id)))
             return
-        since = max(0, min(cmd.since, len(self.events)))
-        self.conns[cmd.conn] = _Conn(seat, since)
+        since = max(0, min(cmd.since, self.log.event_count))
+        self.conns[cmd.conn] = _Conn(seat, since, cmd.patches)
         if cmd.re is not None:
             p.sends.append(Send(cmd.conn, {"t": "ack", "re": cmd.re, "match": self.match_id,
                                            "seat": seat}))
@@ -573,7 +638,7 @@ class MatchCore:
                          f"seat {seat} owes no decision now", cmd.re, p)
             return
         try:
-            self._apply(seat, cmd.decision, cmd.version, "p", now)
+            self._apply(seat, cmd.decision, cmd.version, "p", now, re=cmd.re)
         except ValueError as exc:
             code = ERROR_CODES.get(type(exc).__name__, Code.ILLEGAL_DECISION)
             self._refuse(cmd.conn, seat, code, str(exc), cmd.re, p)
@@ -621,7 +686,7 @@ class MatchCore:
                     Code.REVEAL_CLOSED, "too late: the dice were fixed without it", cmd.re)))
                 return
             self.contributions[seat] = value
-            p.dirty = True
+            p.dirty = p.full = True
             if not self._unrevealed():
                 self._fix_dice()
                 p.broadcast = True
@@ -652,7 +717,7 @@ class MatchCore:
             raise ValueError("only a new match's seats can be reserved")
         self.meta["reserved"] = [list(pn) for pn in cmd.players]
         self.meta["start_by"] = cmd.start_by
-        p.dirty = True
+        p.dirty = p.full = True
 
     def _timer(self, cmd: TimerFired, now: float, p: _Pending) -> None:
         at = self._desired_timers().get(cmd.key)
@@ -661,6 +726,7 @@ class MatchCore:
         kind, _, arg = cmd.key.partition(":")
         if kind == "reveal":  # the unrevealed count as nothing: roll on
             self._fix_dice()
+            p.full = True
             self._advance(now, p)
         elif kind == "expire":
             sat = [s for s in (0, 1) if self.seats[s] is not None]
@@ -676,7 +742,7 @@ class MatchCore:
             seat = int(arg)
             self.bank[seat] = 0.0
             self.timeouts[seat] += 1
-            p.dirty = True
+            p.dirty = p.full = True
             if self.timeouts[seat] >= self.clock.max_timeouts:
                 self.log.append({"k": "f", "s": seat, "why": "timeouts"})
                 self._finish({"winner": 1 - seat, "score": None, "reason": "timeouts",
@@ -694,6 +760,7 @@ class MatchCore:
         self.absent = {s: now for s in self._humans() if not self._connected(s)}
         if self.status == "playing":
             self.owed = {}
+            p.full = True  # the replayed tail folds into a snapshot once
             self.reveal_since = now  # downtime does not count against a reveal
             self._advance(now, p)
             self.owed = {s: since + self.restart_grace for s, since in self.owed.items()}
@@ -719,13 +786,17 @@ class MatchCore:
         return True
 
     def _ack(self, conn: int, player: str, re: MsgId, p: _Pending) -> None:
-        seat = self.seat_of(player)
+        version = self._remember(player, re, self.seat_of(player))
+        p.sends.append(Send(conn, self._ack_message(re, version)))
+
+    def _remember(self, player: str, re: MsgId, seat: int | None) -> int | None:
+        """Cache an applied command's reply (the ``ack`` at the current version)."""
         version = self._version()
         self.replies[self._key(player, re)] = _Reply(player if seat is None else seat, re,
                                                      version)
         while len(self.replies) > self.reply_cache:
             self.replies.popitem(last=False)
-        p.sends.append(Send(conn, self._ack_message(re, version)))
+        return version
 
     def _ack_message(self, re: MsgId, version: int | None) -> Message:
         return {"t": "ack", "re": re, "match": self.match_id, "version": version}
@@ -766,6 +837,11 @@ class MatchCore:
     def _version(self) -> int | None:
         return None if self.state is None else self.game.version(self.state)
 
+    @property
+    def version(self) -> int | None:
+        """The current state's version (``None`` before the match starts)."""
+        return self._version()
+
     def _legal(self, seat: int | None) -> list[str]:
         kind, seats, _ = self.to_act()
         if seat is None or kind != "decide" or seat not in seats:
@@ -773,18 +849,24 @@ class MatchCore:
         return list(self.game.legal(self.state, seat))
 
     def _apply(self, seat: int, decision: str, version: int | None, by: str,
-               now: float) -> None:
-        """Apply one decision (raises the ruleset's ValueError, changing nothing)."""
+               now: float, re: MsgId | None = None) -> None:
+        """Apply one decision (raises the ruleset's ValueError, changing nothing).  A
+        player's entry also keeps its message id and, if it changed, the seat's bank,
+        so a restore that replays it rebuilds the reply cache and the clock."""
         before = self.game.version(self.state)
         self.state, events = self.game.apply(self.state, seat, decision, version=version)
-        self.log.append({"k": "d", "s": seat, "d": decision, "v": before, "by": by,
-                         "e": events})
+        entry: Plain = {"k": "d", "s": seat, "d": decision, "v": before, "by": by,
+                        "e": events}
+        if re is not None:
+            entry["re"] = re
         self.turns[seat] += 1
-        self.events.extend(events)
         since = self.owed.pop(seat, None)
         if since is not None and by == "p":
             over = max(0.0, (now - since) - self.clock.decision)
-            self.bank[seat] = max(0.0, self.bank[seat] - over)
+            if over > 0:
+                self.bank[seat] = max(0.0, self.bank[seat] - over)
+                entry["b"] = self.bank[seat]
+        self.log.append(entry)
 
     def _advance(self, now: float, p: _Pending) -> None:
         """Apply chance and bot decisions until a human owes one or the match ends."""
@@ -803,7 +885,6 @@ class MatchCore:
                 value, total = sample(self.rng, self.game.chance_outcomes(self.state))
                 self.state, events = self.game.apply_chance(self.state, value)
                 self.log.append({"k": "c", "o": value, "w": total, "e": events})
-                self.events.extend(events)
                 continue
             bot_seats = [s for s in ta.seats if (i := self.seats[s]) and i.bot]
             if bot_seats:
@@ -835,7 +916,7 @@ class MatchCore:
         self.result = result
         self.owed.clear()
         self.absent.clear()
-        p.dirty = p.broadcast = True
+        p.dirty = p.full = p.broadcast = True
         p.finished = result
 
     def _over_message(self) -> Message:
@@ -875,31 +956,50 @@ class MatchCore:
                                            "seat": seat, **self.presence(seat)}))
 
     def _prompt_to(self, conn: int, p: _Pending,
-                   cache: dict[tuple[int | None, int], Message] | None = None) -> None:
+                   cache: dict[tuple[int | None, int, int | None], Message] | None = None
+                   ) -> None:
         c = self.conns[conn]
-        key = (c.seat, c.cursor)
+        base = c.base if c.patches else None
+        key = (c.seat, c.cursor, base)
         msg = cache.get(key) if cache is not None else None
         if msg is None:
-            msg = self._prompt(c.seat, c.cursor)
+            msg = self._prompt(c.seat, c.cursor, base)
             if cache is not None:
                 cache[key] = msg
-        c.cursor = len(self.events)
+        c.cursor = self.log.event_count
+        c.base = msg["version"] if self.state is not None else None
         p.sends.append(Send(conn, msg))
 
-    def _prompt(self, seat: int | None, since: int) -> Message:
+    def _seat_view(self, seat: int | None) -> tuple[Plain, int | None, Patch | None]:
+        """``view(state, seat)``, built once per state, with the previous view's version
+        and the patch from it."""
+        cached = self._views.get(seat)
+        if cached is not None and cached[0] is self.state:
+            return cached[1], cached[2], cached[3]
+        view = self.game.view(self.state, seat)
+        before = None if cached is None else self.game.version(cached[0])
+        patch = None if cached is None else diff(cached[1], view)
+        self._views[seat] = (self.state, view, before, patch)
+        return view, before, patch
+
+    def _prompt(self, seat: int | None, since: int, base: int | None = None) -> Message:
+        """The prompt for ``seat`` with the events from ``since``.  Given ``base`` (the
+        version of the view the connection holds; protocol 2), the view goes as a patch
+        from it when there is one: ``base`` and ``patch`` instead of ``view``, and
+        without the fields that never change while a match is played (``game``,
+        ``players``, ``rated``, ``commit``, ``commits``, ``code``, ``watch_code``)."""
         kind, seats, secret = self.to_act()
         playing = self.state is not None
-        return {
+        version = self._version()
+        msg: Message = {
             "t": "prompt",
             "match": self.match_id,
-            "game": self.game.name,
             "seat": seat,
             "status": self.status,
-            "version": self._version(),
-            "view": self.game.view(self.state, seat) if playing else None,
-            "events": self.game.redact(self.events[since:], seat) if playing else [],
+            "version": version,
+            "events": self.game.redact(self.log.events(since), seat) if playing else [],
             "from": since,
-            "next": len(self.events),
+            "next": self.log.event_count,
             "to_act": {"kind": kind, "seats": list(seats), "secret": secret},
             "legal": self._legal(seat),
             "turns": list(self.turns),
@@ -909,17 +1009,30 @@ class MatchCore:
                 "deadline": [self._deadline(s) for s in (0, 1)],
                 "timeouts": list(self.timeouts),
             },
-            "players": [None if i is None else {"name": i.name, "bot": i.bot}
-                        for i in self.seats],
             "presence": [self.presence(s) for s in (0, 1)],
-            "rated": bool(self.meta.get("rated")),
-            "commit": self.commit,
-            "commits": list(self.commits),
             "revealed": [c is not None for c in self.contributions],
-            "code": self.meta.get("code"),
-            # The invitation to watch a private match: for its players to pass on.
-            "watch_code": None if seat is None else self.meta.get("watch_code"),
         }
+        if not playing:
+            msg["view"] = None
+        else:
+            view, before, patch = self._seat_view(seat)
+            if base is not None and base == version:
+                msg["base"], msg["patch"] = base, []
+                return msg
+            if base is not None and base == before and patch is not None:
+                msg["base"], msg["patch"] = base, patch
+                return msg
+            msg["view"] = view
+        msg["game"] = self.game.name
+        msg["players"] = [None if i is None else {"name": i.name, "bot": i.bot}
+                          for i in self.seats]
+        msg["rated"] = bool(self.meta.get("rated"))
+        msg["commit"] = self.commit
+        msg["commits"] = list(self.commits)
+        msg["code"] = self.meta.get("code")
+        # The invitation to watch a private match: for its players to pass on.
+        msg["watch_code"] = None if seat is None else self.meta.get("watch_code")
+        return msg
 
     def _deadline(self, seat: int) -> float | None:
         since = self.owed.get(seat)
@@ -951,13 +1064,16 @@ class MatchCore:
     def _effects(self, p: _Pending, now: float) -> list[Effect]:
         out: list[Effect] = []
         if p.dirty:
-            entries = self.log[self.persisted:]
-            out.append(Persist(self.snapshot(), entries, self.persisted,
-                               self.status == "over"))
+            entries = self.log.packed(self.persisted)
+            snapshot = None
+            if p.full or len(self.log) - self.snapshotted >= self.snapshot_every:
+                snapshot = self.snapshot()
+                self.snapshotted = len(self.log)
+            out.append(Persist(snapshot, entries, self.persisted, self.status == "over"))
             self.persisted = len(self.log)
         out.extend(p.sends)
         if p.broadcast:
-            cache: dict[tuple[int | None, int], Message] = {}
+            cache: dict[tuple[int | None, int, int | None], Message] = {}
             sends = _Pending()
             for conn in self.conns:
                 self._prompt_to(conn, sends, cache)

@@ -149,21 +149,44 @@ class Tokens:
         return claim.kid == self.ring.current
 
 
-def load_keyring(data_dir: Path | None, configured: str | None = None) -> Keyring:
-    """The token keys: ``configured`` if given (one key per line, the first signs),
-    else ``data_dir/secret.key``, created once (mode 0600) with 32 random bytes; a
-    rotated file holds several 32-byte keys back to back, newest first."""
-    if configured:
+def load_keyring(data_dir: Path | None, configured: str | bytes | None = None) -> Keyring:
+    """The token keys: ``configured`` if given (text: one key per line, the first signs;
+    bytes: as in a ``secret.key``), else ``data_dir/secret.key``, created once (mode
+    0600) with 32 random bytes; a rotated file holds several 32-byte keys back to back,
+    newest first."""
+    if isinstance(configured, str) and configured:
         lines = [line.strip() for line in configured.splitlines() if line.strip()]
         return Keyring([line.encode() for line in lines])
+    if isinstance(configured, bytes) and configured:
+        return _raw_keys(configured)
     if data_dir is None:
         raise ValueError("no token secret configured and no data directory to keep one")
-    data = _load_or_create(data_dir / "secret.key", KEY_SIZE)
-    usable = len(data) - len(data) % KEY_SIZE
-    return Keyring([data[i:i + KEY_SIZE] for i in range(0, usable, KEY_SIZE)])
+    return _raw_keys(_load_or_create(data_dir / "secret.key", KEY_SIZE))
 
 
-def load_secret(data_dir: Path | None, configured: str | None = None) -> bytes:
+def _raw_keys(data: bytes) -> Keyring:
+    """The keys in a binary secret file: 32-byte keys back to back (what the server
+    writes), or, at any other length, one key of all its bytes."""
+    if len(data) < KEY_SIZE or len(data) % KEY_SIZE:
+        return Keyring([data])
+    return Keyring([data[i:i + KEY_SIZE] for i in range(0, len(data), KEY_SIZE)])
+
+
+def read_secret_file(path: Path) -> str | bytes:
+    """What a ``--secret-file`` holds: text (UTF-8 without control characters: one key
+    per line, so ``echo SECRET > FILE`` works), else raw bytes, so the ``secret.key`` a
+    server generated (or rotated) can be shared with another server as it is."""
+    data = path.read_bytes()
+    try:
+        text = data.decode()
+    except UnicodeDecodeError:
+        return data
+    if any(not (c.isprintable() or c.isspace()) for c in text):
+        return data
+    return text
+
+
+def load_secret(data_dir: Path | None, configured: str | bytes | None = None) -> bytes:
     """The signing key (the keyring's first)."""
     ring = load_keyring(data_dir, configured)
     return ring.keys[ring.current]

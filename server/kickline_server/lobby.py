@@ -22,18 +22,19 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import anyio.to_thread
 from anyio.abc import TaskGroup, TaskStatus
 
-from . import games, metrics
+from . import games, metrics, quarantine
 from .accounts import AccountError
 from .actor import Actor, ActorLimits, Peer, Stats
 from .addresses import address_key
 from .budgets import Budgets, Lockout, Rate
 from .core import (
+    SNAPSHOT_EVERY,
     Cancel,
     Claim,
     Clock,
@@ -55,8 +56,10 @@ from .identity import Tokens
 from .logs import PLAYER
 from .players import PlayerLimits, Players, cookie_token
 from .protocol import PROTOCOL_VERSIONS, BadRequest, Close, Code, Message, MsgId, error, retry
+from .quarantine import DAMAGED_TEXT, Damaged
 from .results import Recorder
-from .store import Store, StoreError, StoreUnavailable, unpack
+from .routing import ROUTED, RemoteConnection, Router
+from .store import Store, StoreError, StoreUnavailable
 from .tournament import Refused
 from .transport import Connection
 
@@ -99,6 +102,7 @@ class LobbyLimits:
     reveal_timeout: float = 20.0
     """Seconds the first roll waits for committed dice contributions to be revealed."""
     reply_cache: int = 64
+    snapshot_every: int = SNAPSHOT_EVERY
     max_live_matches: int = 20_000
     recent_ids: int = 10_000
     store_retry_after: float = 2.0
@@ -151,6 +155,9 @@ class Lobby:
         self.games = games.available()
         self.accepting = True
         self.conns: weakref.WeakSet[Connection] = weakref.WeakSet()  # said hello
+        self._adopting: dict[str, anyio.Event] = {}
+        self.router: Router | None = None
+        """With Redis: reaches matches other processes run (``routing.py``)."""
         self.budgets = b = budgets or Budgets()
         hour, minute = 3600.0, 60.0
         self._identities = Rate(b.identities_per_hour, hour, clock=clock)
@@ -164,6 +171,8 @@ class Lobby:
         self._watches_by_address = Rate(b.watches_per_minute_per_address, minute, clock=clock)
         self._code_misses = Lockout(b.code_misses_per_minute, minute, base=b.lockout,
                                     cap=b.max_lockout, clock=clock)
+        self.damaged: dict[str, set[str]] = {}
+        """Quarantined matches by player (from this process's recovery): told at hello."""
         self._held: dict[str, set[str]] = {}
         """Matches held, by ``p:<player>`` and ``a:<address key>``: pruned as counted."""
         self.desk: Any = None
@@ -195,6 +204,7 @@ class Lobby:
                          "reconnect in a moment",
                          retry_after=retry(self.limits.store_retry_after))
         conn.player, conn.name = account.player, account.name
+        conn.protocol = max(common)
         PLAYER.set(account.player)  # the connection's task: its log lines name the player
         self.conns.add(conn)
         self.online.setdefault(account.player, set()).add(conn)
@@ -206,6 +216,8 @@ class Lobby:
             "matches": self.matches_of(account.player), "games": self.games}
         if cookie_token(conn) != token:  # the page sets the cookie with this ticket
             welcome["cookie"] = self.players.ticket(account)
+        if account.player in self.damaged:  # quarantined at this start: say so, once here
+            welcome["damaged"] = sorted(self.damaged[account.player])
         return welcome
 
     def matches_of(self, player: str) -> list[Message]:
@@ -235,7 +247,47 @@ class Lobby:
         if t == "ping":
             conn.push({"t": "pong"})
             return
-        handler = getattr(self, f"_on_{t}")
+        try:
+            if self.router is not None and t in ROUTED and await self._routed(conn, msg):
+                return
+        except StoreUnavailable as exc:
+            raise BadRequest(Code.BUSY, "the server cannot reach its storage right now; "
+                             "resend the same message shortly", msg.get("id"),
+                             retry_after=self.limits.store_retry_after) from exc
+        await self.dispatch_here(conn, msg)
+
+    async def _routed(self, conn: Connection, msg: Message) -> bool:
+        """Forward ``msg`` to the process running its match, if that is another one."""
+        assert self.router is not None
+        mid = msg.get("match")
+        if mid is None and msg["t"] == "join":
+            code = str(msg.get("code", "")).strip().upper()
+            mid = await self.store.find_code(code) if 0 < len(code) <= 32 else None
+        if not isinstance(mid, str) or not 0 < len(mid) <= 64 or mid in self.actors:
+            return False
+        owner = conn.remote.get(mid) or await self.router.owner_of(mid)
+        if owner is None or owner == self.owner:
+            return False
+        self.router.forward(owner, conn, msg, mid)
+        return True
+
+    async def handle_remote(self, conn: RemoteConnection, msg: Message) -> None:
+        """A message another process forwarded (``routing.py``): handled as if its
+        client were connected here; a refusal goes back to it."""
+        try:
+            await self.dispatch_here(conn, msg)
+        except BadRequest as bad:
+            conn.push(bad.reply())
+        except Exception:
+            log.exception("a routed %r failed", msg.get("t"))
+            conn.push(error(Code.INTERNAL, "server error; please reconnect", msg.get("id")))
+
+    async def detach_remote(self, conn: RemoteConnection) -> None:
+        """Another process's client went away (or that process did)."""
+        await self.detach(cast(Connection, conn))  # it has what detach reads
+
+    async def dispatch_here(self, conn: Any, msg: Message) -> None:
+        handler = getattr(self, f"_on_{msg['t']}")
         try:
             await handler(conn, msg)
         except StoreUnavailable as exc:
@@ -248,6 +300,8 @@ class Lobby:
                              retry_after=self.limits.store_retry_after) from exc
 
     async def detach(self, conn: Connection) -> None:
+        if self.router is not None and conn.remote:
+            self.router.gone(conn)
         if self.desk is not None:
             self.desk.detach(conn)
         if conn.player is not None:
@@ -282,6 +336,7 @@ class Lobby:
             with (anyio.CancelScope(shield=True), anyio.move_on_after(2),
                   contextlib.suppress(StoreError)):
                 await self.store.release(actor.match_id, self.owner)
+            actor.released.set()
 
     async def _record(self, actor: Actor) -> None:
         """Record a finished match (its final save marked it unrecorded, so if this
@@ -318,7 +373,10 @@ class Lobby:
                 continue
             if not await self.store.acquire(mid, self.owner, self.limits.actor.lease_ttl):
                 continue
-            core = await self._load(mid)
+            try:
+                core = await self._load(mid)
+            except Damaged:
+                continue  # quarantined by _load: the others start
             if core is None:
                 continue
             actor = await self._start(core)
@@ -326,6 +384,54 @@ class Lobby:
             count += 1
         metrics.ADOPTED.inc(count)
         return count
+
+    async def adopt_now(self, mid: str) -> Actor | None:
+        """Run here, at once, an unfinished match that no live process runs (its lease
+        lapsed, or a draining process released it): a client reopening it should not
+        wait for the next adoption round.  ``None`` if it is finished, unknown, or
+        another process holds it."""
+        if not self.accepting or not self.store.leases_expire or len(mid) > 64:
+            return None
+        busy = self._adopting.get(mid)
+        if busy is not None:  # another request of this process is taking it: wait
+            await busy.wait()
+            return self.actors.get(mid)
+        self._adopting[mid] = done = anyio.Event()
+        try:
+            if not await self.store.acquire(mid, self.owner, self.limits.actor.lease_ttl):
+                return None
+            try:
+                core = await self._load(mid)
+            except Damaged:
+                return None  # quarantined, lease and all: the caller says match_damaged
+            if core is None or core.status == "over":
+                await self.store.release(mid, self.owner)
+                return None
+            actor = await self._start(core)
+            actor.offer(Resume())
+            metrics.ADOPTED.inc()
+            log.info("match %s: adopted on request (no process ran it)", mid)
+            return actor
+        finally:
+            del self._adopting[mid]
+            done.set()
+
+    async def drain(self, timeout: float) -> None:
+        """Stop every actor between commands (each releases its lease on the way out,
+        so another process can adopt the match at once), waiting up to ``timeout``."""
+        self.accepting = False
+        actors = list(self.actors.values())
+        for actor in actors:
+            actor.stop()
+        with anyio.move_on_after(timeout):
+            for actor in actors:
+                await actor.released.wait()
+
+    def send_away(self, why: str) -> None:
+        """Tell every connection to reconnect (close 1012): a drain."""
+        for conn in list(self.conns):
+            conn.push(error(Code.RECONNECT, why))
+            conn.close(Close.SERVICE_RESTART, Code.RECONNECT)
 
     async def adopt(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         """Keep adopting unfinished matches whose server went away (lease expired)."""
@@ -340,22 +446,29 @@ class Lobby:
             if n:
                 log.info("adopted %d matches", n)
 
+    def restore_limits(self) -> dict[str, Any]:
+        """``MatchCore.restore``'s keyword arguments on this server."""
+        lim = self.limits
+        return {"grace": lim.grace, "waiting_ttl": lim.waiting_ttl,
+                "waiting_grace": lim.waiting_grace, "reveal_timeout": lim.reveal_timeout,
+                "reply_cache": lim.reply_cache, "restart_grace": lim.restart_grace,
+                "snapshot_every": lim.snapshot_every}
+
     async def _load(self, mid: str) -> MatchCore | None:
+        """The stored match (``None``: no such match); a match that cannot be restored
+        is quarantined, its players remembered, and :class:`Damaged` raised."""
         stored = await self.store.load(mid)
         if stored is None:
             return None
-        snapshot = unpack(stored.snapshot)
         try:
-            ruleset = games.get(snapshot["game"])
-            return MatchCore.restore(
-                ruleset.game, ruleset.bots, snapshot, [unpack(e) for e in stored.log],
-                grace=self.limits.grace, waiting_ttl=self.limits.waiting_ttl,
-                waiting_grace=self.limits.waiting_grace,
-                reveal_timeout=self.limits.reveal_timeout, reply_cache=self.limits.reply_cache,
-                restart_grace=self.limits.restart_grace)
-        except (games.UnknownGame, ValueError, KeyError) as exc:
-            log.error("match %s cannot be restored: %s", mid, exc)
-            return None
+            return quarantine.restore(stored, **self.restore_limits())
+        except Damaged as exc:
+            await self.store.quarantine(mid, exc.reason, exc.players, self.clock())
+            for player in exc.players:
+                self.damaged.setdefault(player, set()).add(mid)
+            log.error("match %s quarantined (kept for inspection, see kickline doctor): %s",
+                      mid, exc.reason)
+            raise
 
     def _new_core(self, ruleset: games.Ruleset, config: Mapping[str, Any], clock: Clock,
                   meta: dict[str, Any], match_id: str | None = None) -> MatchCore:
@@ -367,7 +480,8 @@ class Lobby:
                          waiting_grace=self.limits.waiting_grace,
                          reveal_timeout=self.limits.reveal_timeout,
                          reply_cache=self.limits.reply_cache, meta=meta,
-                         restart_grace=self.limits.restart_grace)
+                         restart_grace=self.limits.restart_grace,
+                         snapshot_every=self.limits.snapshot_every)
 
     async def _claim_code(self, match_id: str, length: int = CODE_LENGTH) -> str:
         while True:
@@ -736,7 +850,7 @@ class Lobby:
         invited = False
         if mid is None:
             mid = await self._find_code(conn, msg)
-            core = await self._core(mid) if mid is not None else None
+            core = await self._core(mid, msg["id"]) if mid is not None else None
             # A private match's watch code is an invitation; its invite code is not
             # (it seats the opponent, and resolves only while the match waits).
             invited = core is not None and normalize_code(msg["code"]) == core.meta.get(
@@ -752,6 +866,9 @@ class Lobby:
 
     async def _on_decide(self, conn: Connection, msg: Message) -> None:
         player, _ = self._player(conn)
+        actor = self.actors.get(msg["match"])
+        if actor is not None and _owes(actor.core, player):
+            conn.refund(msg["match"], actor.core.version)  # play is not a flood
         await self._to_match(conn, msg, msg["match"], Decide(
             conn.id, player, msg["id"], msg["version"], msg["decision"], msg.get("seat")),
             attach=False)
@@ -854,7 +971,8 @@ class Lobby:
         try:
             conn.push(await getattr(self.desk, what)(conn, msg))
         except Refused as exc:
-            conn.push(error(exc.code, exc.message, msg["id"]))
+            extra = {"retry_after": 1.0} if exc.code == "busy" else {}
+            conn.push(error(exc.code, exc.message, msg["id"], **extra))
 
     async def _on_tournaments(self, conn: Connection, msg: Message) -> None:
         await self._tournament(conn, msg, "on_list")
@@ -877,17 +995,26 @@ class Lobby:
         await self._to_match(conn, msg, msg["match"],
                              Resign(conn.id, player, msg["id"], msg.get("seat")), attach=False)
 
-    async def _core(self, mid: str) -> MatchCore | None:
-        """The match: live here, or as last stored (read-only)."""
+    async def _core(self, mid: str, re: MsgId | None = None) -> MatchCore | None:
+        """The match: live here, or as last stored (read-only); a damaged one is
+        answered ``match_damaged``."""
         actor = self.actors.get(mid)
         if actor is not None:
             return actor.core
-        return await self._load(mid) if len(mid) <= 64 else None
+        if len(mid) > 64:
+            return None
+        try:
+            core = await self._load(mid)
+        except Damaged as exc:
+            raise BadRequest(Code.MATCH_DAMAGED, DAMAGED_TEXT, re) from exc
+        if core is None and await self.store.quarantine_of(mid) is not None:
+            raise BadRequest(Code.MATCH_DAMAGED, DAMAGED_TEXT, re)
+        return core
 
     async def _to_match(self, conn: Connection, msg: Message, mid: str, cmd: Command,
                         *, attach: bool = True, invited: bool = False) -> None:
-        actor = self.actors.get(mid)
-        core = actor.core if actor is not None else await self._core(mid)
+        actor = self.actors.get(mid) or await self.adopt_now(mid)
+        core = actor.core if actor is not None else await self._core(mid, msg["id"])
         # A private match the sender may not see answers exactly as no match would.
         if core is None or not (invited or self.may_see(core, conn.player)) or (
                 actor is None and core.status != "over"):
@@ -899,6 +1026,12 @@ class Lobby:
             self._offer(actor, cmd, conn, msg["id"])
             return
         _answer(core, cmd, conn, self.clock())  # finished: answered from the store
+
+
+def _owes(core: MatchCore, player: str) -> bool:
+    """Whether ``player``'s seat owes a decision now."""
+    kind, seats, _ = core.to_act()
+    return kind == "decide" and core.seat_of(player) in seats
 
 
 def _answer(core: MatchCore, cmd: Command, peer: Peer, now: float) -> None:

@@ -102,12 +102,51 @@ async def _tournaments_redis(r: Any, prefix: str) -> None:
     return None
 
 
+# --- 3: hardening ----------------------------------------------------------------------
+
+def _hardening_sqlite(db: sqlite3.Connection) -> None:
+    # Safe to run twice (as the Redis half must be), and on a store that lacks a base
+    # table (the SQLite store makes them before migrating; `kickline migrate` may not).
+    db.execute("CREATE TABLE IF NOT EXISTS quarantine (match TEXT PRIMARY KEY,"
+               " reason TEXT NOT NULL, at REAL NOT NULL, players TEXT NOT NULL DEFAULT '')")
+    for table, column, index in (("matches", "ended", "CREATE INDEX IF NOT EXISTS"
+                                  " matches_by_end ON matches (ended) WHERE ended IS NOT NULL"),
+                                 ("codes", "at", "CREATE INDEX IF NOT EXISTS codes_by_match"
+                                  " ON codes (match)")):
+        columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if not columns:
+            continue
+        if column not in columns:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} REAL")
+        db.execute(index)
+    if {row[1] for row in db.execute("PRAGMA table_info(matches)")}:
+        db.execute("UPDATE matches SET ended = CAST(strftime('%s', 'now') AS REAL)"
+                   " WHERE finished = 1 AND ended IS NULL")
+
+
+async def _hardening_redis(r: Any, prefix: str) -> None:
+    # Every finished match gets an end time (now: the clock of its retention starts
+    # here), so the purge finds it.  New keys (ended, quarantine) otherwise.
+    import time
+
+    unfinished = {_text(x) for x in await r.smembers(prefix + "unfinished")}
+    now = time.time()
+    async for key in r.scan_iter(match=prefix + "m:*:snap", count=500):
+        mid = _text(key)[len(prefix) + 2: -len(":snap")]
+        if mid not in unfinished:
+            await r.zadd(prefix + "ended", {mid: now}, nx=True)
+    async for key in r.scan_iter(match=prefix + "res:*", count=500):
+        await r.zadd(prefix + "results", {_text(key)[len(prefix) + 4:]: now}, nx=True)
+
+
 MIGRATIONS: Final = (
     Migration(1, "players: accounts, standings, match records and histories, transfer "
               "codes; every finished match queued to be recorded",
               _players_sqlite, _players_redis),
     Migration(2, "tournaments: each event's log of events, the list of events, the "
               "organisers", _tournaments_sqlite, _tournaments_redis),
+    Migration(3, "hardening: quarantined matches; when each match ended and each invite "
+              "code was made (for the retention purge)", _hardening_sqlite, _hardening_redis),
 )
 
 LATEST: Final = MIGRATIONS[-1].version

@@ -15,12 +15,13 @@ once a second, so nothing here costs the decision path anything.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hmac
 import html
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,12 +73,20 @@ class Ops:
         self.ping_every = ping_every
         self.ping_timeout = ping_timeout
         self.health = Health()
+        self.nodes: Callable[[], Awaitable[list[dict[str, Any]]]] | None = None
+        """The processes sharing the store (``cluster.Node.nodes``), if any."""
+        self.cluster: list[dict[str, Any]] = []
 
     async def watch(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         task_status.started()
+        rounds = 0
         while True:
             await self._ping()
             self._gauges()
+            if self.nodes is not None and rounds % 5 == 0:
+                with contextlib.suppress(Exception):  # best effort: a page, not a check
+                    self.cluster = await self.nodes()
+            rounds += 1
             await anyio.sleep(self.ping_every)
 
     async def _ping(self) -> None:
@@ -154,6 +163,8 @@ class Ops:
             "store": {"kind": self.store_kind, "ok": h.store_ok, "ping_ms": h.store_ms,
                       "error": h.store_error, "retrying_matches": self.stats.retrying,
                       "retries": self.stats.retries},
+            "processes": {str(n.get("id")): {k: v for k, v in n.items() if k != "id"}
+                          for n in self.cluster},
         }
 
 

@@ -15,9 +15,12 @@ from typing import Any, Final
 import msgpack  # type: ignore[import-untyped]
 
 from . import metrics
+from .patch import apply_patch
 
-PROTOCOL_VERSIONS: Final = (1,)
-"""Protocol versions this server speaks, oldest first."""
+PROTOCOL_VERSIONS: Final = (1, 2)
+"""Protocol versions this server speaks, oldest first.  2: a ``prompt`` after the first
+may carry the view as a patch from the last one (``base`` + ``patch``, see
+docs/PROTOCOL.md); a client that speaks only 1 always gets whole views."""
 
 Message = dict[str, Any]
 MsgId = str | int
@@ -57,10 +60,12 @@ class Code:
     TOO_MANY_MATCHES: Final = "too_many_matches"
     TOO_MANY_WATCHES: Final = "too_many_watches"
     LOCKED_OUT: Final = "locked_out"
+    MATCH_DAMAGED: Final = "match_damaged"
     BAD_REVEAL: Final = "bad_reveal"
     REVEAL_CLOSED: Final = "reveal_closed"
     BUSY: Final = "busy"
     SHUTTING_DOWN: Final = "shutting_down"
+    RECONNECT: Final = "reconnect"  # close 1012: reconnect now (drain, match moved)
     INTERNAL: Final = "internal"
     # accounts
     NO_IDENTITY: Final = "no_identity"  # close 1008
@@ -92,6 +97,7 @@ class Close:
     POLICY: Final = 1008
     TOO_BIG: Final = 1009
     INTERNAL_ERROR: Final = 1011
+    SERVICE_RESTART: Final = 1012
     TRY_AGAIN_LATER: Final = 1013
 
 
@@ -336,3 +342,26 @@ def error(code: str, message: str, re: MsgId | None = None, **extra: Any) -> Mes
         out["re"] = re
     out.update(extra)
     return out
+
+
+class Prompts:
+    """A protocol-2 client's side of view patches: turns every ``prompt`` back into a
+    whole one (the ``view`` and every field), keeping the last per match."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, Message] = {}
+
+    def assemble(self, msg: Message) -> Message | None:
+        """The whole prompt ``msg`` stands for; ``None`` if it patches a view this
+        client does not hold (then ask for the whole one again: ``open`` the match with
+        ``since`` = the ``next`` of the last prompt processed)."""
+        if "patch" not in msg:
+            self.last[msg["match"]] = msg
+            return msg
+        held = self.last.get(msg["match"])
+        if held is None or held.get("view") is None or held["version"] != msg["base"]:
+            return None
+        whole = {**held, **msg, "view": apply_patch(held["view"], msg["patch"])}
+        del whole["base"], whole["patch"]
+        self.last[msg["match"]] = whole
+        return whole

@@ -2,10 +2,12 @@
 
 A stored match is a **snapshot** (the core's plain form, msgpack) and a **log**
 (msgpack entries, append-only, indexed from 0).  ``save`` appends entries at
-``start`` and replaces the snapshot in one atomic write; a retried ``save`` with the
-same ``start`` overwrites what an interrupted one may have written, so it is
-idempotent.  A **lease** names the one server process that runs a match; ``save``
-is refused (:class:`LeaseLost`) for anyone else.
+``start`` and, when given one, replaces the snapshot, in one atomic write; a retried
+``save`` with the same ``start`` overwrites what an interrupted one may have written,
+so it is idempotent.  Most saves carry no snapshot (the core writes one every few dozen
+entries): ``load`` returns the last snapshot and the whole log, whose entries past the
+snapshot's own ``log_len`` the core replays.  A **lease** names the one server process
+that runs a match; ``save`` is refused (:class:`LeaseLost`) for anyone else.
 
 The store also keeps the **players**: accounts (unique by name key), each player's
 standing per mode (rating and win/draw/loss counts), the finished-match **records**
@@ -52,6 +54,38 @@ class SchemaTooNew(StoreError):
 
 
 @dataclass(frozen=True, slots=True)
+class Quarantined:
+    """A match set aside because it could not be loaded: kept for inspection (``kickline
+    doctor``), never resumed."""
+
+    match: str
+    reason: str
+    at: float
+    players: tuple[str, ...] = ()
+    """Its seats' player ids, when the snapshot was readable enough to say."""
+
+
+@dataclass(frozen=True, slots=True)
+class Purged:
+    """What one retention pass deleted."""
+
+    matches: int = 0
+    """Finished matches whose snapshot and full log were deleted."""
+    records: int = 0
+    """Match records (results) deleted, with their history entries."""
+    codes: int = 0
+    transfers: int = 0
+
+    def __add__(self, other: Purged) -> Purged:
+        return Purged(self.matches + other.matches, self.records + other.records,
+                      self.codes + other.codes, self.transfers + other.transfers)
+
+    @property
+    def total(self) -> int:
+        return self.matches + self.records + self.codes + self.transfers
+
+
+@dataclass(frozen=True, slots=True)
 class Stored:
     snapshot: bytes
     log: list[bytes]
@@ -70,9 +104,10 @@ class Store(Protocol):
     """Whether leases lapse unless renewed (several server processes may share this
     store).  If not, a lease is held until released and nobody needs to renew it."""
 
-    async def save(self, match_id: str, snapshot: bytes, entries: Sequence[bytes], start: int,
-                   *, finished: bool, owner: str) -> None:
-        """Write ``entries`` at log index ``start`` and the snapshot, atomically."""
+    async def save(self, match_id: str, snapshot: bytes | None, entries: Sequence[bytes],
+                   start: int, *, finished: bool, owner: str) -> None:
+        """Write ``entries`` at log index ``start`` and the snapshot (unless ``None``: the
+        stored one stays), atomically.  A match's first save has a snapshot."""
         ...
 
     async def load(self, match_id: str) -> Stored | None: ...
@@ -98,6 +133,30 @@ class Store(Protocol):
         ...
 
     async def aclose(self) -> None: ...
+
+    # -- hardening: quarantine and retention --
+
+    async def quarantine(self, match_id: str, reason: str, players: Sequence[str],
+                         at: float) -> None:
+        """Set a match aside: it is no longer unfinished (never resumed); its snapshot
+        and log stay as they are."""
+        ...
+
+    async def quarantined(self) -> list[Quarantined]:
+        """Every quarantined match, oldest first."""
+        ...
+
+    async def quarantine_of(self, match_id: str) -> Quarantined | None: ...
+
+    async def purge(self, *, logs_before: float, records_before: float | None,
+                    codes_before: float, now: float, limit: int = 500) -> Purged:
+        """One bounded pass of the retention purge: up to ``limit`` finished, recorded
+        matches that ended before ``logs_before`` lose their snapshot, log, invite codes
+        and lease; records of matches before ``records_before`` (``None``: kept) go with
+        their history entries; codes made before ``codes_before`` that name no stored
+        match go; so do transfer codes expired a day before ``now``.  Quarantined
+        matches are never purged."""
+        ...
 
     # -- schema --
 

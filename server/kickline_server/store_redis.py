@@ -14,6 +14,7 @@ lease.  Connection failures surface as :class:`~.store.StoreUnavailable`.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
@@ -30,6 +31,8 @@ from .store import (
     Build,
     LeaseLost,
     LogGap,
+    Purged,
+    Quarantined,
     Stored,
     StoreUnavailable,
     TransferState,
@@ -48,10 +51,14 @@ if n < start then return redis.error_reply('GAP log has ' .. n .. ' entries') en
 if n > start then
   if start == 0 then redis.call('DEL', KEYS[2]) else redis.call('LTRIM', KEYS[2], 0, start - 1) end
 end
-for i = 6, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
-redis.call('SET', KEYS[3], ARGV[5])
+if ARGV[6] == '0' and redis.call('EXISTS', KEYS[3]) == 0 then
+  return redis.error_reply('GAP no snapshot yet')
+end
+for i = 8, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+if ARGV[6] == '1' then redis.call('SET', KEYS[3], ARGV[5]) end
 if ARGV[3] == '1' then
   redis.call('SREM', KEYS[4], ARGV[4])
+  redis.call('ZADD', KEYS[7], 'NX', ARGV[7], ARGV[4])
   if redis.call('EXISTS', KEYS[6]) == 0 then redis.call('SADD', KEYS[5], ARGV[4]) end
 else redis.call('SADD', KEYS[4], ARGV[4]) end
 return n
@@ -142,12 +149,13 @@ class RedisStore:
     async def ping(self) -> None:
         await self._call(lambda: self._r.ping())
 
-    async def save(self, match_id: str, snapshot: bytes, entries: Sequence[bytes], start: int,
-                   *, finished: bool, owner: str) -> None:
+    async def save(self, match_id: str, snapshot: bytes | None, entries: Sequence[bytes],
+                   start: int, *, finished: bool, owner: str) -> None:
         keys = [self._k("lease", match_id), self._k("m", match_id, "log"),
                 self._k("m", match_id, "snap"), self._k("unfinished"),
-                self._k("unrecorded"), self._k("res", match_id)]
-        args: list[Any] = [owner, start, "1" if finished else "0", match_id, snapshot, *entries]
+                self._k("unrecorded"), self._k("res", match_id), self._k("ended")]
+        args: list[Any] = [owner, start, "1" if finished else "0", match_id, snapshot or b"",
+                           "0" if snapshot is None else "1", repr(time.time()), *entries]
         try:
             await self._call(lambda: self._save(keys=keys, args=args))
         except ResponseError as exc:
@@ -186,6 +194,8 @@ class RedisStore:
 
     async def claim_code(self, code: str, match_id: str) -> bool:
         got = await self._call(lambda: self._r.set(self._k("code", code), match_id, nx=True))
+        if got:  # checked by the purge until its match is stored (else an orphan: deleted)
+            await self._call(lambda: self._a.zadd(self._k("codes:new"), {code: time.time()}))
         return bool(got)
 
     async def find_code(self, code: str) -> str | None:
@@ -194,6 +204,86 @@ class RedisStore:
 
     async def aclose(self) -> None:
         await self._r.aclose()
+
+    # -- hardening: quarantine and retention --
+
+    async def quarantine(self, match_id: str, reason: str, players: Sequence[str],
+                         at: float) -> None:
+        entry = pack({"reason": reason, "at": at, "players": list(players)})
+
+        async def put() -> None:
+            async with self._a.pipeline(transaction=True) as pipe:
+                pipe.hset(self._k("quarantine"), match_id, entry)
+                pipe.srem(self._k("unfinished"), match_id)
+                pipe.delete(self._k("lease", match_id))
+                await pipe.execute()
+        await self._call(put)
+
+    def _quarantined(self, mid: Any, raw: Any) -> Quarantined:
+        q = unpack(bytes(raw))
+        return Quarantined(_text(mid), str(q["reason"]), float(q["at"]),
+                           tuple(str(p) for p in q["players"]))
+
+    async def quarantined(self) -> list[Quarantined]:
+        raw = await self._call(lambda: self._a.hgetall(self._k("quarantine")))
+        return sorted((self._quarantined(m, v) for m, v in raw.items()),
+                      key=lambda q: (q.at, q.match))
+
+    async def quarantine_of(self, match_id: str) -> Quarantined | None:
+        raw = await self._call(lambda: self._a.hget(self._k("quarantine"), match_id))
+        return None if raw is None else self._quarantined(match_id, raw)
+
+    async def purge(self, *, logs_before: float, records_before: float | None,
+                    codes_before: float, now: float, limit: int = 500) -> Purged:
+        return await self._call(lambda: self._purge(logs_before, records_before,
+                                                    codes_before, limit))
+
+    async def _purge(self, logs_before: float, records_before: float | None,
+                     codes_before: float, limit: int) -> Purged:
+        r, k = self._a, self._k
+        purged = 0
+        for raw in await r.zrangebyscore(k("ended"), "-inf", f"({logs_before!r}", 0, limit):
+            mid = _text(raw)
+            if await r.sismember(k("unrecorded"), mid) or await r.hexists(k("quarantine"),
+                                                                          mid):
+                continue  # the recorder still needs it / kept for inspection
+            snap = await r.get(k("m", mid, "snap"))
+            codes = []
+            if snap is not None:
+                try:
+                    meta = unpack(bytes(snap)).get("meta") or {}
+                    codes = [k("code", str(c)) for c in (meta.get("code"),
+                                                         meta.get("watch_code")) if c]
+                except Exception:  # an unreadable snapshot: its codes stay (none known)
+                    codes = []
+            await r.delete(k("m", mid, "snap"), k("m", mid, "log"), k("lease", mid), *codes)
+            await r.zrem(k("ended"), mid)
+            purged += 1
+        records = 0
+        if records_before is not None:
+            for raw in await r.zrangebyscore(k("results"), "-inf", f"({records_before!r}",
+                                             0, limit):
+                mid = _text(raw)
+                rec = await r.get(k("res", mid))
+                players: list[str] = []
+                if rec is not None:
+                    with contextlib.suppress(Exception):  # unreadable: its entries stay
+                        players = [str(p["player"]) for p in unpack(bytes(rec))["players"]
+                                   if p.get("player")]
+                for p in players:
+                    await r.zrem(k("hist", p), mid)
+                await r.delete(k("res", mid))
+                await r.zrem(k("results"), mid)
+                records += 1
+        codes_gone = 0
+        for raw in await r.zrangebyscore(k("codes:new"), "-inf", f"({codes_before!r}", 0,
+                                         limit):
+            code = _text(raw)
+            mid = await r.get(k("code", code))
+            if mid is None or not await r.exists(k("m", _text(mid), "snap")):
+                codes_gone += int(await r.delete(k("code", code)))
+            await r.zrem(k("codes:new"), code)
+        return Purged(purged, records, codes_gone, 0)
 
     # -- schema --
 
@@ -254,6 +344,7 @@ class RedisStore:
                             pipe.zadd(self._k("lb", mode), {p: st.rating})
                             pipe.zadd(self._k("hist", p), {match_id: at})
                         pipe.srem(self._k("unrecorded"), match_id)
+                        pipe.zadd(self._k("results"), {match_id: at})  # for the purge
                         await pipe.execute()
                         return record, True
                     except WatchError:

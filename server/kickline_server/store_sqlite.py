@@ -41,6 +41,8 @@ from .store import (
     Build,
     LeaseLost,
     LogGap,
+    Purged,
+    Quarantined,
     Stored,
     StoreUnavailable,
     TransferState,
@@ -175,8 +177,8 @@ class SqliteStore:
         return await self._run(lambda: int(
             self._db.execute("PRAGMA user_version").fetchone()[0]))
 
-    def _save(self, match_id: str, snapshot: bytes, entries: Sequence[bytes], start: int,
-              finished: bool, owner: str) -> None:
+    def _save(self, match_id: str, snapshot: bytes | None, entries: Sequence[bytes],
+              start: int, finished: bool, owner: str) -> None:
         db = self._db
         row = db.execute("SELECT owner FROM leases WHERE match = ?", (match_id,)).fetchone()
         if row is None or row[0] != owner:
@@ -188,11 +190,20 @@ class SqliteStore:
         db.execute("DELETE FROM log WHERE match = ? AND idx >= ?", (match_id, start))
         db.executemany("INSERT INTO log (match, idx, entry) VALUES (?, ?, ?)",
                        [(match_id, start + i, e) for i, e in enumerate(entries)])
-        db.execute(
-            "INSERT INTO matches (id, snapshot, log_len, finished) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (id) DO UPDATE SET snapshot = excluded.snapshot,"
-            " log_len = excluded.log_len, finished = excluded.finished",
-            (match_id, snapshot, start + len(entries), int(finished)))
+        ended = self.clock() if finished else None
+        if snapshot is None:
+            if stored is None:
+                raise LogGap(f"{match_id} has no snapshot yet: its first save needs one")
+            db.execute("UPDATE matches SET log_len = ?, finished = ?,"
+                       " ended = COALESCE(ended, ?) WHERE id = ?",
+                       (start + len(entries), int(finished), ended, match_id))
+        else:
+            db.execute(
+                "INSERT INTO matches (id, snapshot, log_len, finished, ended)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"
+                " snapshot = excluded.snapshot, log_len = excluded.log_len,"
+                " finished = excluded.finished, ended = COALESCE(matches.ended, excluded.ended)",
+                (match_id, snapshot, start + len(entries), int(finished), ended))
         if finished:
             db.execute("INSERT OR IGNORE INTO unrecorded (match) SELECT ? WHERE NOT EXISTS"
                        " (SELECT 1 FROM results WHERE match = ?)", (match_id, match_id))
@@ -220,8 +231,8 @@ class SqliteStore:
         result: T = job.result
         return result
 
-    async def save(self, match_id: str, snapshot: bytes, entries: Sequence[bytes], start: int,
-                   *, finished: bool, owner: str) -> None:
+    async def save(self, match_id: str, snapshot: bytes | None, entries: Sequence[bytes],
+                   start: int, *, finished: bool, owner: str) -> None:
         await self._write(self._save, match_id, snapshot, list(entries), start, finished,
                           owner)
 
@@ -264,8 +275,8 @@ class SqliteStore:
         await self._write(self._release, match_id, owner)
 
     def _claim_code(self, code: str, match_id: str) -> bool:
-        cur = self._db.execute("INSERT OR IGNORE INTO codes (code, match) VALUES (?, ?)",
-                               (code, match_id))
+        cur = self._db.execute("INSERT OR IGNORE INTO codes (code, match, at) VALUES (?, ?, ?)",
+                               (code, match_id, self.clock()))
         return cur.rowcount == 1
 
     async def claim_code(self, code: str, match_id: str) -> bool:
@@ -466,6 +477,65 @@ class SqliteStore:
 
     async def count_accounts(self, at_most: int) -> int:
         return await self._run(self._count_accounts, at_most)
+
+    # -- hardening: quarantine and retention --
+
+    def _quarantine(self, match_id: str, reason: str, players: list[str], at: float) -> None:
+        self._db.execute("INSERT OR REPLACE INTO quarantine (match, reason, at, players)"
+                         " VALUES (?, ?, ?, ?)", (match_id, reason, at, " ".join(players)))
+        self._db.execute("UPDATE matches SET finished = 2 WHERE id = ?", (match_id,))
+        self._db.execute("DELETE FROM leases WHERE match = ?", (match_id,))
+
+    async def quarantine(self, match_id: str, reason: str, players: Sequence[str],
+                         at: float) -> None:
+        await self._write(self._quarantine, match_id, reason, list(players), at)
+
+    def _quarantined(self, match_id: str | None) -> list[Quarantined]:
+        sql = "SELECT match, reason, at, players FROM quarantine"
+        rows = (self._db.execute(sql + " ORDER BY at, match") if match_id is None
+                else self._db.execute(sql + " WHERE match = ?", (match_id,)))
+        return [Quarantined(m, r, a, tuple(p.split())) for m, r, a, p in rows.fetchall()]
+
+    async def quarantined(self) -> list[Quarantined]:
+        return await self._run(self._quarantined, None)
+
+    async def quarantine_of(self, match_id: str) -> Quarantined | None:
+        found = await self._run(self._quarantined, match_id)
+        return found[0] if found else None
+
+    def _purge(self, logs_before: float, records_before: float | None, codes_before: float,
+               now: float, limit: int) -> Purged:
+        db = self._db
+        ids = [r[0] for r in db.execute(
+            "SELECT id FROM matches WHERE finished = 1 AND ended < ?"
+            " AND id NOT IN (SELECT match FROM unrecorded) ORDER BY ended LIMIT ?",
+            (logs_before, limit)).fetchall()]
+        for mid in ids:
+            for table, column in (("log", "match"), ("codes", "match"), ("leases", "match"),
+                                  ("matches", "id")):
+                db.execute(f"DELETE FROM {table} WHERE {column} = ?", (mid,))
+        records = 0
+        if records_before is not None:
+            old = [r[0] for r in db.execute(
+                "SELECT match FROM results WHERE at < ? ORDER BY at LIMIT ?",
+                (records_before, limit)).fetchall()]
+            for mid in old:
+                db.execute("DELETE FROM history WHERE match = ?", (mid,))
+                db.execute("DELETE FROM results WHERE match = ?", (mid,))
+            records = len(old)
+        codes = db.execute(
+            "DELETE FROM codes WHERE rowid IN (SELECT rowid FROM codes WHERE at < ?"
+            " AND match NOT IN (SELECT id FROM matches) LIMIT ?)", (codes_before, limit)
+        ).rowcount
+        transfers = db.execute("DELETE FROM transfers WHERE expires < ?",
+                               (now - 86_400,)).rowcount
+        return Purged(len(ids), records, codes, transfers)
+
+    async def purge(self, *, logs_before: float, records_before: float | None,
+                    codes_before: float, now: float, limit: int = 500) -> Purged:
+        result: Purged = await self._write(self._purge, logs_before, records_before,
+                                           codes_before, now, limit)
+        return result
 
     async def aclose(self) -> None:
         self._stop.set()

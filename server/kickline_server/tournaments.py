@@ -29,10 +29,10 @@ from typing import Any, Protocol
 
 import anyio
 
-from .core import Clock
+from .protocol import BadRequest
 from .store import StoreError, StoreUnavailable, pack, unpack
 from .tournament import Draw, PairingInput, Refused, Tournament
-from .tournament.export import scorecard, status, view
+from .tournament.export import status, view
 from .tournament.swiss import GacruxPairer
 
 log = logging.getLogger(__name__)
@@ -136,6 +136,13 @@ class Host:
     async def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
         async with self.lock:
             cmd = {**cmd, "at": self.clock()}
+            cur = self.t.current()
+            if (cmd.get("op") == "start" and cmd.get("role") == "organiser" and cur is not None
+                    and cur.status == "live" and cmd.get("round") == cur.number):
+                # "Start" again on a started round makes whatever matches are missing
+                # (a match the server could not make at the time): idempotent.
+                await self.make_matches([b.number for b in cur.boards], cur.number)
+                return {"round": cur.number}
             try:
                 events, reply = self.t.handle(cmd, _Ask())
             except _NeedsPairing as need:
@@ -200,7 +207,9 @@ class Host:
         """Create the matches of ``boards`` (idempotent: an existing match is kept)."""
         s = self.t.s
         rnd = self.t.round(rnd_no)
-        start_by = (rnd.started_at or self.clock()) + s.no_show_minutes * 60
+        # The no-show window runs from when the match exists: a match made late (after a
+        # restart, or a failure) gives its players the whole window too.
+        start_by = self.clock() + s.no_show_minutes * 60
         sem = anyio.Semaphore(self.limits.create_concurrency)
         organisers = sorted(await self.store.organisers())  # they may watch every board
 
@@ -215,17 +224,28 @@ class Host:
             config = {"mode": s.match.mode, "board": s.match.board, "home": 0,
                       "teams": [s.match.team_for(home.team), s.match.team_for(away.team)]}
             async with sem:
-                await self.maker.reserve(
-                    b.match, ((home.account, home.name), (away.account, away.name)),
-                    config=config, decision=s.match.decision, bank=s.match.bank,
-                    rated=s.rated, start_by=start_by,
-                    meta={"tournament": {"id": self.t.id, "name": s.name,
-                                         "round": rnd_no, "board": num},
-                          "organisers": organisers})
+                try:
+                    await self.maker.reserve(
+                        b.match, ((home.account, home.name), (away.account, away.name)),
+                        config=config, decision=s.match.decision, bank=s.match.bank,
+                        rated=s.rated, start_by=start_by,
+                        meta={"tournament": {"id": self.t.id, "name": s.name,
+                                             "round": rnd_no, "board": num},
+                              "organisers": organisers})
+                except (StoreError, BadRequest, ValueError) as exc:
+                    failed.append(num)
+                    log.warning("tournament %s: the match of round %d board %d could not be "
+                                "made (%s); the organiser's start retries it", self.t.id,
+                                rnd_no, num, getattr(exc, "message", exc))
 
+        failed: list[int] = []
         async with anyio.create_task_group() as tg:
             for num in boards:
                 tg.start_soon(one, num)
+        if failed:
+            raise Refused("busy", f"{len(failed)} of the round's matches could not be made "
+                          f"yet (boards {', '.join(map(str, sorted(failed)))}): press start "
+                          "again in a moment to make them")
 
     async def on_record(self, record: Mapping[str, Any]) -> None:
         """A match of this event finished: its result goes to the board."""
@@ -449,125 +469,5 @@ class Tournaments:
             log.info("the server's first account holds the organiser role")
 
 
-class LobbyMatches:
-    """:class:`MatchMaker` on the match server's lobby (reserved-seat matches)."""
-
-    def __init__(self, lobby: Any) -> None:
-        self.lobby = lobby
-
-    async def reserve(self, match_id: str, players: tuple[tuple[str, str], tuple[str, str]],
-                      *, config: Mapping[str, Any], decision: float, bank: float,
-                      rated: bool, start_by: float, meta: Mapping[str, Any]) -> None:
-        base = self.lobby.limits.clock
-        await self.lobby.reserve(players, config=config, rated=rated, start_by=start_by,
-                                 meta=meta, match_id=match_id,
-                                 clock=Clock(decision=decision, bank=bank,
-                                             max_timeouts=base.max_timeouts))
-
-    async def stop(self, match_id: str) -> None:
-        await self.lobby.cancel(match_id)
-
-    async def record(self, match_id: str) -> dict[str, Any] | None:
-        raw = await self.lobby.store.result(match_id)
-        return None if raw is None else dict(unpack(raw))
-
-    async def rating(self, player: str, mode: str) -> int | None:
-        standing = (await self.lobby.store.standings(player)).get(mode)
-        return None if standing is None else round(standing.rating)
-
-    def live(self, match_id: str) -> dict[str, Any] | None:
-        """A running match as the board list shows it: its status, who has sat down,
-        the score so far."""
-        actor = self.lobby.actors.get(match_id)
-        if actor is None:
-            return None
-        core = actor.core
-        view = core.game.view(core.state, None) if core.state is not None else None
-        # Kickline's view scores home first; a tournament's home is seat 0.
-        score = view.get("score") if isinstance(view, dict) else None
-        return {"status": core.status, "seated": [s is not None for s in core.seats],
-                "score": score}
-
-
-class Desk:
-    """The tournaments' websocket messages (docs/PROTOCOL.md, "Tournaments"): the list,
-    an event's view (and watching it), commands; and ``tournament_changed`` to watchers,
-    at most one per event every ``throttle`` seconds."""
-
-    def __init__(self, tournaments: Tournaments, *, throttle: float = 0.5) -> None:
-        self.ts = tournaments
-        self.throttle = throttle
-        self.watchers: dict[str, set[Any]] = {}
-        self.watching: dict[int, set[str]] = {}  # connection id -> events it watches
-        self.dirty: dict[str, int] = {}
-        self._wake = anyio.Event()
-        tournaments.notify = self.changed
-
-    def changed(self, tid: str, version: int) -> None:
-        if tid in self.watchers:
-            self.dirty[tid] = version
-            self._wake.set()
-
-    async def run(self, *, task_status: Any = anyio.TASK_STATUS_IGNORED) -> None:
-        """Push ``tournament_changed`` to watchers until cancelled (owned by the server's
-        task group)."""
-        task_status.started()
-        while True:
-            await self._wake.wait()
-            self._wake = anyio.Event()
-            dirty, self.dirty = self.dirty, {}
-            for tid, version in dirty.items():
-                for conn in list(self.watchers.get(tid, ())):
-                    conn.push({"t": "tournament_changed", "tournament": tid,
-                               "version": version})
-            await anyio.sleep(self.throttle)
-
-    def detach(self, conn: Any) -> None:
-        for tid in self.watching.pop(conn.id, set()):
-            conns = self.watchers.get(tid)
-            if conns is not None:
-                conns.discard(conn)
-                if not conns:
-                    del self.watchers[tid]
-
-    async def on_list(self, conn: Any, msg: Mapping[str, Any]) -> dict[str, Any]:
-        return {"t": "ack", "re": msg["id"], "tournaments": await self.ts.listing(),
-                "organiser": await self.ts.is_organiser(conn.player)}
-
-    async def on_view(self, conn: Any, msg: Mapping[str, Any]) -> dict[str, Any]:
-        tid = msg["tournament"]
-        host = await self.ts.get(tid)
-        if host is None or host.t.settings is None:
-            raise Refused("not_found", "there is no such event")
-        organiser = await self.ts.is_organiser(conn.player)
-        if msg.get("watch"):
-            self.watchers.setdefault(tid, set()).add(conn)
-            self.watching.setdefault(conn.id, set()).add(tid)
-        elif msg.get("watch") is False:
-            self.watchers.get(tid, set()).discard(conn)
-            self.watching.get(conn.id, set()).discard(tid)
-        if "card" in msg:
-            return {"t": "ack", "re": msg["id"], "card": scorecard(host.t, msg["card"])}
-        out = host.view(conn.player, organiser)
-        out["organiser"] = organiser
-        return {"t": "ack", "re": msg["id"], "tournament": out}
-
-    async def on_command(self, conn: Any, msg: Mapping[str, Any]) -> dict[str, Any]:
-        if conn.player is None:
-            raise Refused("sign_in_required", "say hello first")
-        op, args = msg["op"], dict(msg.get("args") or {})
-        if op == "create":
-            reply = await self.ts.create(conn.player, str(msg["id"]), args.get("settings"))
-            tid = reply["tournament"]
-        else:
-            tid = msg.get("tournament")
-            if not isinstance(tid, str):
-                raise Refused("bad_field", "tcommand: which event? (tournament)")
-            reply = await self.ts.command(tid, conn.player, conn.name, str(msg["id"]), op,
-                                          args)
-        return {"t": "ack", "re": msg["id"], "tournament": tid, "reply": reply}
-
-
-__all__ = ["Desk", "EventStore", "Host", "LobbyMatches", "MatchMaker", "StoreError",
-           "TournamentLimits", "TournamentStore", "Tournaments", "event_id", "result_of"]
-
+__all__ = ["EventStore", "Host", "MatchMaker", "StoreError", "TournamentLimits",
+           "TournamentStore", "Tournaments", "event_id", "result_of"]

@@ -43,6 +43,11 @@ failures = Throttled(log)
 _ids = itertools.count(1)
 
 
+def new_id() -> int:
+    """A connection id no other connection of this process has (routed ones too)."""
+    return next(_ids)
+
+
 @dataclass(frozen=True, slots=True)
 class TransportLimits:
     """Per-connection limits (the frame size limit is given to websockets itself)."""
@@ -55,6 +60,8 @@ class TransportLimits:
     send_queue: int = 256
     max_batch: int = 32
     close_timeout: float = 5.0
+    rate_log_interval: float = 10.0
+    """At most one log line per connection per this many seconds about its refusals."""
     unpack: Limits = field(default_factory=Limits)
 
 
@@ -110,6 +117,9 @@ class Connection:
         self.player: str | None = None
         self.name: str | None = None
         self.matches: set[str] = set()
+        self.remote: dict[str, str] = {}
+        """Matches this connection reaches through another process (``routing.py``):
+        match id -> that process's server id."""
         self.closing: tuple[int, str] | None = None
         self._queue: deque[bytes] = deque()  # encoded, waiting for the writer
         self._wake = anyio.Event()  # set when the queue or ``closing`` changes
@@ -117,6 +127,11 @@ class Connection:
         self._scope: anyio.CancelScope | None = None
         self.bucket = Bucket(limits.burst, time.monotonic())
         """The message-rate bucket: this connection's until hello, then its identity's."""
+        self.heard = time.monotonic()  # when the last frame arrived (the idle timeout)
+        self.protocol = 1  # the version agreed at hello
+        self._refunds: dict[str, tuple[int | None, int]] = {}  # match -> (state, refunds)
+        self._refused = 0  # refusals over the rate since the last log line
+        self._refused_logged: float | None = None
 
     def push(self, message: Message) -> None:
         """Queue a message; a full queue closes the connection (slow consumer)."""
@@ -126,6 +141,16 @@ class Connection:
             self.close(Close.TRY_AGAIN_LATER, "slow consumer: send queue full")
             return
         self._queue.append(encode(message))
+        self._wake.set()
+
+    def push_frame(self, frame: bytes) -> None:
+        """Queue a message encoded elsewhere (routed back from another process)."""
+        if self.closing is not None or self._ended:
+            return
+        if len(self._queue) >= self.limits.send_queue:
+            self.close(Close.TRY_AGAIN_LATER, "slow consumer: send queue full")
+            return
+        self._queue.append(frame)
         self._wake.set()
 
     @property
@@ -151,6 +176,33 @@ class Connection:
     def wait_for_token(self) -> float:
         """Seconds until the bucket holds a whole token again."""
         return max(0.0, (1 - self.bucket.tokens) / self.limits.rate)
+
+    def refund(self, match: str, state: int | None, *, per_state: int = 2) -> None:
+        """Give back the token a message took: the lobby calls it for a decision the
+        sender's seat owes in ``match``, now at ``state`` (its version).  Such a message
+        is play, not a flood: the game itself paces it, so two bots play at machine speed
+        under the default rate.  At most ``per_state`` refunds per state of a match (a
+        decision, and a secret phase's second chooser's resend one version behind), so
+        repeats and every other message still count."""
+        seen, count = self._refunds.get(match, (state, 0))
+        if seen != state:
+            count = 0
+        if count < per_state:
+            self.bucket.tokens = min(self.limits.burst, self.bucket.tokens + 1)
+            self._refunds[match] = (state, count + 1)
+
+    def note_refusal(self) -> None:
+        """Log refusals over the rate: the first one at once, then at most one line per
+        ``rate_log_interval`` with the count since the last line (a flood writes a line
+        every few seconds, not one per message)."""
+        self._refused += 1
+        now = time.monotonic()
+        if self._refused_logged is None or now - self._refused_logged >= (
+                self.limits.rate_log_interval):
+            log.warning("connection %d (player %s) is over the message rate (%g/s, burst %g):"
+                        " %d message(s) refused since the last report", self.id,
+                        self.player, self.limits.rate, self.limits.burst, self._refused)
+            self._refused, self._refused_logged = 0, now
 
     @property
     def abusive(self) -> bool:
@@ -183,6 +235,25 @@ class Connection:
         done.cancel()
 
 
+    async def _watch_idle(self) -> None:
+        """Close the connection once nothing was received for ``idle_timeout``.
+
+        One sleeping task per connection, waking about once per timeout, rather than a
+        cancel scope around every receive (a scope costs tens of µs, twice per decision
+        with the actor's)."""
+        idle = self.limits.idle_timeout
+        while self.closing is None:
+            left = self.heard + idle - time.monotonic()
+            if left > 0:
+                await anyio.sleep(left)
+                continue
+            if self.player is None:  # still in the handshake: its own timeout applies
+                self.heard = time.monotonic()
+                continue
+            self.push(error(Code.IDLE_TIMEOUT, "closing: no message in time"))
+            self.close(Close.POLICY, Code.IDLE_TIMEOUT)
+
+
 async def serve_connection(ws: ServerConnection, hub: Hub, limits: TransportLimits, *,
                            address: str = "?", buckets: Buckets | None = None) -> None:
     """The whole life of one connection from ``address`` (the client's); with
@@ -191,6 +262,7 @@ async def serve_connection(ws: ServerConnection, hub: Hub, limits: TransportLimi
     try:
         async with anyio.create_task_group() as tg:
             tg.start_soon(conn._writer, tg.cancel_scope)
+            tg.start_soon(conn._watch_idle)
             try:
                 await _converse(conn, hub, buckets)
             except ConnectionClosed:
@@ -199,9 +271,8 @@ async def serve_connection(ws: ServerConnection, hub: Hub, limits: TransportLimi
                 conn.push(error(v.code, v.message))
                 conn.close(v.close_code, v.code)
             except TimeoutError:
-                why = Code.HANDSHAKE_TIMEOUT if conn.player is None else Code.IDLE_TIMEOUT
-                conn.push(error(why, "closing: no message in time"))
-                conn.close(Close.POLICY, why)
+                conn.push(error(Code.HANDSHAKE_TIMEOUT, "closing: no message in time"))
+                conn.close(Close.POLICY, Code.HANDSHAKE_TIMEOUT)
             except Exception as exc:
                 failures.error("connection", "a connection failed", exc)
                 conn.push(error(Code.INTERNAL, "server error; please reconnect"))
@@ -209,6 +280,9 @@ async def serve_connection(ws: ServerConnection, hub: Hub, limits: TransportLimi
             conn.close(Close.NORMAL, "bye")  # no-op if already closing
             # The writer drains what is queued, then ends the task group.
     finally:
+        if conn._refused:
+            log.warning("connection %d (player %s) closed with %d more message(s) refused "
+                        "over the rate", conn.id, conn.player, conn._refused)
         with anyio.CancelScope(shield=True):
             try:
                 await hub.detach(conn)
@@ -231,6 +305,10 @@ async def _converse(conn: Connection, hub: Hub, buckets: Buckets | None) -> None
     except BadRequest as bad:
         raise ProtocolViolation(bad.code, bad.message, Close.PROTOCOL_ERROR) from bad
     welcome = await hub.hello(conn, hello)
+    if welcome["t"] == "welcome":
+        # Clients pace themselves to these instead of learning the rate by refusals.
+        welcome["limits"] = {"rate": limits.rate, "burst": limits.burst,
+                             "owed_decisions_free": True}
     conn.push(welcome)
     if welcome["t"] == "error":
         close = Close.PROTOCOL_ERROR if welcome["code"] == Code.UNSUPPORTED_VERSION else (
@@ -240,8 +318,8 @@ async def _converse(conn: Connection, hub: Hub, buckets: Buckets | None) -> None
     if buckets is not None and conn.player is not None:
         conn.bucket = buckets.get(conn.player)
     while conn.closing is None:
-        with anyio.fail_after(limits.idle_timeout):
-            frame = await conn.ws.recv()
+        frame = await conn.ws.recv()
+        conn.heard = time.monotonic()
         if not conn.take_token():
             if conn.abusive:
                 raise ProtocolViolation(Code.RATE_LIMITED, "far over the message rate",
@@ -249,6 +327,7 @@ async def _converse(conn: Connection, hub: Hub, buckets: Buckets | None) -> None
             conn.push(error(Code.RATE_LIMITED, f"over {limits.rate:g} messages per second; "
                             "this message was not processed",
                             retry_after=retry(conn.wait_for_token())))
+            conn.note_refusal()
             continue
         msg: Message | None = None
         try:

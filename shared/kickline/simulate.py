@@ -104,13 +104,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m kickline", description=__doc__)
     sub = ap.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="play bot matches and report")
-    sim.add_argument("--mode", default="training", choices=list(MODES))
-    sim.add_argument("--board", type=int, default=7, choices=[7, 9])
-    sim.add_argument("--matches", type=int, default=100)
-    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--mode", default="training", choices=list(MODES),
+                     help="the rules to play: training (Part I), standard, advanced (training)")
+    sim.add_argument("--board", type=int, default=7, choices=[7, 9],
+                     help="spaces on the board (7)")
+    sim.add_argument("--matches", type=int, default=100, help="matches to play (100)")
+    sim.add_argument("--seed", type=int, default=0,
+                     help="the run's seed: match i draws its dice and bot choices "
+                          "from \"SEED:i:...\" (0)")
     sim.add_argument("--bots", default="random,random",
-                     help=f"two of {', '.join(sorted(BOTS))}, home seat first")
-    sim.add_argument("--teams", default="training,training")
+                     help=f"two of {', '.join(sorted(BOTS))}, seat 0's first (the coin toss "
+                          "then decides which seat is home)")
+    sim.add_argument("--teams", default="training,training",
+                     help="two team ids, seat 0's first: training, fire-demons, cyborgs, "
+                          "telekinetics, oozes (training,training)")
     sim.add_argument("--json", action="store_true", help="print the report as JSON")
     sim.add_argument("--no-timing", action="store_true",
                      help="leave out the machine-dependent figures, for exact comparisons")

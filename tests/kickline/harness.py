@@ -42,6 +42,8 @@ class Stats:
     shootouts: int = 0
     failures: list[str] = field(default_factory=list)
     final: str = ""  # sha256 of the final state's plain form (one match's Stats only)
+    covered: set[str] = field(default_factory=set)
+    """Every ``event@law`` the matches produced: what the sample reached of the rules."""
 
 
 def _roundtrip(s: State) -> None:
@@ -126,7 +128,8 @@ def _check_match(board: int, seed: int, deep: bool, mode: str, stats: Stats) -> 
             outcomes = kickline.chance(s)[2]
             o = outcomes[rng.randrange(len(outcomes))]
             prev = s
-            s, _ = kickline.apply_chance(s, o)
+            s, ev = kickline.apply_chance(s, o)
+            stats.covered.update(f"{e['t']}@{e.get('law')}" for e in ev)
             log.append((-1, o))
             continue
         if secret:
@@ -140,7 +143,8 @@ def _check_match(board: int, seed: int, deep: bool, mode: str, stats: Stats) -> 
             stats.options_applied += len(opts)
         d = _pick(opts, rng)
         prev = s
-        s, _ = kickline.apply(s, seat, d, version=s.version)
+        s, ev = kickline.apply(s, seat, d, version=s.version)
+        stats.covered.update(f"{e['t']}@{e.get('law')}" for e in ev)
         stats.options_applied += not deep
         log.append((seat, d))
     else:
@@ -171,4 +175,5 @@ def run_many(board: int, seeds: range, deep: bool = False, mode: str = "training
         total.options_applied += st.options_applied
         total.shootouts += st.shootouts
         total.failures += st.failures
+        total.covered |= st.covered
     return total.__dict__

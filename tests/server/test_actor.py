@@ -45,8 +45,8 @@ class GatedStore:
         self.saves = 0
         self.held = True
 
-    async def save(self, match_id: str, snapshot: bytes, entries: Sequence[bytes], start: int,
-                   *, finished: bool, owner: str) -> None:
+    async def save(self, match_id: str, snapshot: bytes | None, entries: Sequence[bytes],
+                   start: int, *, finished: bool, owner: str) -> None:
         await self.gate.wait()
         if self.down:
             raise StoreUnavailable("down for the test")
@@ -110,6 +110,28 @@ async def test_a_decision_timer_fires_the_default_decision(tmp_path: Path) -> No
             await until(lambda: any(e.get("by") == "t" for e in actor.core.log))
             timed_out = [e for e in actor.core.log if e["k"] == "d" and e["by"] == "t"]
             assert timed_out[0]["s"] == 0 and timed_out[0]["d"] == "jog"
+            tg.cancel_scope.cancel()
+    await inner.aclose()
+
+
+async def test_a_timer_set_earlier_than_the_one_awaited_wakes_the_actor(
+        tmp_path: Path) -> None:
+    """The timer task sleeps until the earliest timer (here: the unjoined match's expiry,
+    an hour away); a 50 ms decision clock set later must still fire on time."""
+    inner = SqliteStore(tmp_path / "db")
+    store = GatedStore(inner)
+    store.gate.set()
+    assert await inner.acquire("m1", "me", 30)
+    a, b = Peer(1), Peer(2)
+    actor = Actor(core(clock=Clock(decision=0.05, bank=0, max_timeouts=5)), store,
+                  owner="me")
+    with anyio.fail_after(10):
+        async with anyio.create_task_group() as tg:
+            await tg.start(actor.run)
+            actor.offer(Sit(0, "a", "A", conn=1), a)
+            await until(lambda: actor._alarm is not None and "expire" in actor.timers)
+            actor.offer(Sit(1, "b", "B", conn=2), b)
+            await until(lambda: any(e.get("by") == "t" for e in actor.core.log))
             tg.cancel_scope.cancel()
     await inner.aclose()
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -156,8 +157,106 @@ def test_bot_prints_one_json_line_and_exits_0(
     a = bot(s.port, "--quick", "--game", "toy", "--board", "10")
     b = bot(s.port, "--quick", "--game", "toy", "--board", "10", "--strategy", "greedy")
     ra, rb = finish(a), finish(b)
-    assert ra["match"] == rb["match"] and set(ra) == {"match", "score", "winner", "reason",
-                                                        "seed"}
+    assert ra["match"] == rb["match"] and ra["reason"] == "played"
+    assert {ra["seat"], rb["seat"]} == {0, 1} and ra["team"] == rb["team"] == "training"
+    winner = ra["winner"]
+    for r in (ra, rb):
+        assert r["won"] is (r["seat"] == winner)
+        assert r["outcome"] == ("draw" if winner is None else "won" if r["won"] else "lost")
+        assert r["side"] is None  # the toy game has no home and visitors
+
+
+def test_a_kickline_bot_names_its_side(
+    tmp_path: Path, servers: list[ServerProc], port: Callable[[], int]
+) -> None:
+    s = ServerProc(tmp_path / "d", port(), "--decision-time", "1")
+    servers.append(s)
+    s.start()
+    a = bot(s.port, "--create", "--game", "kickline")
+    assert a.stderr is not None
+    code = json.loads(a.stderr.readline())["code"]
+    b = subprocess.run(  # resigns once there is a home side: the creator wins
+        [sys.executable, "-c", RESIGN, f"ws://127.0.0.1:{s.port}/ws", code], env=ENV,
+        capture_output=True, text=True, timeout=60)
+    assert b.returncode == 0, b.stderr
+    got = finish(a)
+    assert got["seat"] == 0 and got["won"] is True and got["outcome"] == "won"
+    home = json.loads(b.stdout.splitlines()[0])["home_seat"]
+    assert got["reason"] == "resigned" and got["side"] == ("home" if home == 0 else "visitors")
+
+
+RESIGN = """
+import json, sys, anyio
+from websockets.asyncio.client import connect
+from kickline_server.protocol import decode_replies, encode
+async def main(url, code):
+    async with connect(url) as ws:
+        await ws.send(encode({"t": "hello", "versions": [1], "name": "quitter"}))
+        await ws.recv()
+        await ws.send(encode({"t": "join", "id": 1, "code": code}))
+        while True:
+            for m in decode_replies(await ws.recv()):
+                home = m["view"]["home_seat"] if m["t"] == "prompt" and m["view"] else -1
+                if home >= 0:  # the coin toss is done: there is a home side
+                    print(json.dumps({"home_seat": home}))
+                    await ws.send(encode({"t": "resign", "id": 2, "match": m["match"]}))
+                elif m["t"] == "prompt" and m["legal"]:  # e.g. the coin toss's call
+                    await ws.send(encode({"t": "decide", "id": m["version"] + 3,
+                                          "match": m["match"], "version": m["version"],
+                                          "decision": m["legal"][0]}))
+                if m["t"] == "over":
+                    return
+anyio.run(main, *sys.argv[1:])
+"""
+
+
+LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (DEBUG|INFO) ")
+
+
+def one_line_error(p: subprocess.CompletedProcess[str]) -> str:
+    """The single line a command printed on stderr besides its INFO log (no traceback)."""
+    lines = [line for line in p.stderr.strip().splitlines() if not LOG_LINE.match(line)]
+    assert len(lines) == 1 and lines[0].startswith("kickline: "), p.stderr
+    return lines[0]
+
+
+def run_bot(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "kickline_server.cli", "bot", *args],
+                          env=ENV, capture_output=True, text=True, timeout=timeout)
+
+
+def test_bot_without_a_server_says_so_at_once(port: Callable[[], int]) -> None:
+    url = f"ws://127.0.0.1:{port()}"
+    p = run_bot("--url", url, "--connect-timeout", "0.5", "--game", "toy")
+    assert p.returncode == 3 and p.stdout == ""
+    assert f"no Kickline server answers at {url}/ws" in one_line_error(p)
+
+
+def test_bot_with_a_web_address_is_told_the_websocket_one() -> None:
+    p = run_bot("--url", "http://example.invalid:8765/")
+    assert p.returncode == 2
+    assert one_line_error(p).endswith("a bot speaks websocket: --url ws://example.invalid:8765/")
+
+
+def test_bot_names_an_unknown_game_and_strategy() -> None:
+    p = run_bot("--url", "ws://127.0.0.1:1", "--game", "chess")
+    assert p.returncode == 4
+    assert one_line_error(p) == "kickline: unknown game 'chess'; games: kickline, toy"
+    p = run_bot("--url", "ws://127.0.0.1:1", "--game", "toy", "--strategy", "clever")
+    assert p.returncode == 2 and "bots: greedy, random" in one_line_error(p)
+
+
+def test_a_lone_quick_bot_says_it_waits_and_gives_up(
+    tmp_path: Path, servers: list[ServerProc], port: Callable[[], int]
+) -> None:
+    s = ServerProc(tmp_path / "d", port())
+    servers.append(s)
+    s.start()
+    p = run_bot("--url", f"ws://127.0.0.1:{s.port}", "--game", "toy", "--wait", "0.5")
+    assert p.returncode == 5 and p.stdout == ""
+    assert p.stderr.splitlines() == [
+        "kickline: queued for a quick match; waiting up to 0.5 s for an opponent",
+        "kickline: nobody paired with this quick match within 0.5 s"]
 
 
 def test_a_second_server_on_the_same_data_dir_refuses_to_start(
@@ -168,7 +267,9 @@ def test_a_second_server_on_the_same_data_dir_refuses_to_start(
     s.start()
     other = subprocess.run(ServerProc(tmp_path / "d", port()).args, env=ENV,
                            capture_output=True, text=True, timeout=30)
-    assert other.returncode == 2 and "another kickline server" in other.stderr
+    assert other.returncode == 2
+    assert one_line_error(other).startswith(f"kickline: another kickline server is using "
+                                            f"{tmp_path / 'd'}")
 
 
 def test_bot_reports_a_refused_join(
@@ -179,4 +280,5 @@ def test_bot_reports_a_refused_join(
     s.start()
     p = bot(s.port, "--join", "NOSUCH", "--game", "toy")
     out, err = p.communicate(timeout=30)
-    assert p.returncode == 1 and "not_found" in err and out == ""
+    assert p.returncode == 1 and out == ""
+    assert err.startswith("kickline: not_found: no open match") and err.count("\n") == 1

@@ -48,6 +48,7 @@ class Host:
         self.timers: dict[str, float] = {}
         self.finished: Any = None
         self.persist_count = 0
+        self.snapshots = 0
 
     def do(self, cmd: Command, now: float = 0.0) -> list[Effect]:
         effects = self.core.handle(cmd, now)
@@ -56,8 +57,10 @@ class Host:
             if isinstance(e, Persist):
                 assert not sent, "a Persist came after a Send"
                 assert e.start == len(self.log)
-                self.log.extend(msgpack.unpackb(msgpack.packb(x)) for x in e.entries)
-                self.snapshot = msgpack.unpackb(msgpack.packb(e.snapshot))
+                self.log.extend(msgpack.unpackb(x) for x in e.entries)
+                if e.snapshot is not None:
+                    self.snapshot = msgpack.unpackb(msgpack.packb(e.snapshot))
+                    self.snapshots += 1
                 self.persist_count += 1
             elif isinstance(e, Send):
                 sent = True
@@ -182,16 +185,18 @@ def test_a_resent_decision_is_answered_not_applied_twice() -> None:
     assert len(h.log) == n and h.persist_count == count
 
 
-@pytest.mark.parametrize("fmt", [1, 2, 3])
+@pytest.mark.parametrize("fmt", [1, 2, 3, 4])
 def test_a_resent_decision_after_a_restore_is_answered_from_the_snapshot(fmt: int) -> None:
-    h = started()
+    h = started(snapshot_every=1)
     h.take(1), h.take(2)
     h.do(Decide(1, A, "x", 0, "jog"))
     h.do(Decide(2, B, 7, 0, "sprint"))
     first = [m for m in h.take(1) + h.take(2) if m["t"] == "ack"]
     assert [m["version"] for m in first] == [1, 2]
     snap = h.snapshot
-    assert snap["format"] == 3 and snap["replies"] == [[0, "x", 1], [1, 7, 2]]
+    assert snap["format"] == 4 and snap["replies"] == [[0, "x", 1], [1, 7, 2]]
+    if fmt == 3:  # before the log could run past the snapshot (here it does not)
+        snap = {**snap, "format": 3}
     if fmt < 3:  # written before dice contributions
         snap = {k: v for k, v in snap.items() if k not in ("commits", "contributions",
                                                             "dice_seed")}
@@ -312,12 +317,82 @@ def test_restore_continues_exactly_like_an_uninterrupted_run() -> None:
     assert key in MatchCore.restore(toy.GAME, toy.BOTS, a.snapshot, a.log).replies
 
 
-def test_restore_ignores_log_entries_past_the_snapshot() -> None:
+def test_a_whole_snapshot_every_k_entries_and_the_log_alone_between() -> None:
+    h = started(snapshot_every=4)
+    assert h.snapshots == 2  # each seat taken is a whole snapshot
+    sizes = []
+    rng = random.Random(6)
+    for _ in range(12):
+        seat = rng.choice(h.core.to_act()[1])
+        prompt = h.last_prompt(seat + 1)
+        effects = h.do(Decide(seat + 1, (A, B)[seat], f"{seat}-{prompt['version']}",
+                              prompt["version"], rng.choice(prompt["legal"])))
+        (persist,) = [e for e in effects if isinstance(e, Persist)]
+        if persist.snapshot is not None:
+            sizes.append(persist.snapshot["log_len"])
+            assert persist.snapshot["log_len"] == len(h.log)
+    assert sizes and all(b - a >= 4 for a, b in zip([0, *sizes], sizes, strict=False))
+    assert len(h.log) - h.snapshot["log_len"] < 4 + 3  # a decision brings up to 3 entries
+
+
+def test_a_timer_resign_or_resume_writes_a_whole_snapshot() -> None:
+    h = started(clock=Clock(decision=10, bank=0, max_timeouts=3))
+    h.do(Decide(2, B, "b", 0, "jog"), 1.0)
+    assert h.snapshot["log_len"] < len(h.log)
+    h.do(TimerFired("clock:0"), 10.0)
+    assert h.snapshot["log_len"] == len(h.log) and h.snapshot["timeouts"] == [1, 0]
+    r = Host(MatchCore.restore(toy.GAME, toy.BOTS, h.snapshot, h.log))
+    r.log = list(h.log)
+    r.do(Resume(), 20.0)
+    assert r.snapshots == 1 and r.snapshot["log_len"] == len(h.log)
+    h.do(Resign(1, A, "r"), 30.0)
+    assert h.snapshot["status"] == "over"
+
+
+@pytest.mark.parametrize("every", [1, 3, 32])
+def test_restoring_at_any_point_of_the_tail_is_the_uninterrupted_match(every: int) -> None:
+    """Cut the stored match after every persist: the snapshot plus the log replayed is the
+    same core (state, events, clock banks, timeouts, reply cache), byte for byte."""
+    h = started(snapshot_every=every, clock=Clock(decision=1, bank=50, max_timeouts=3))
+    rng = random.Random(every)
+    now = 0.0
+    while h.core.status == "playing":
+        seat = rng.choice(h.core.to_act()[1])
+        prompt = h.last_prompt(seat + 1)
+        now += rng.choice([0.5, 3.0])  # sometimes over the free time: the bank changes
+        rid: str | int = rng.choice([f"{seat}-{prompt['version']}", len(h.log)])
+        h.do(Decide(seat + 1, (A, B)[seat], rid, prompt["version"],
+                    rng.choice(prompt["legal"])), now)
+        if h.core.status != "playing":
+            break
+        r = MatchCore.restore(toy.GAME, toy.BOTS, h.snapshot, h.log, snapshot_every=every)
+        assert msgpack.packb(r.snapshot()) == msgpack.packb(h.core.snapshot())
+        assert r.events == h.core.events and r.turns == h.core.turns
+        assert r.rng.getstate() == h.core.rng.getstate()
+        # The last decision, resent after the restart, is answered, not applied again.
+        rh = Host(r)
+        rh.log = list(h.log)
+        rh.do(Connect(seat + 1, (A, B)[seat]), now)
+        effects = rh.do(Decide(seat + 1, (A, B)[seat], rid, prompt["version"], "jog"), now)
+        assert not any(isinstance(e, Persist) for e in effects)
+        acks = [m for m in rh.take(seat + 1) if m["t"] == "ack"]
+        assert [a["re"] for a in acks] == [rid]
+    assert h.finished is not None
+
+
+def test_a_tail_entry_that_cannot_follow_a_snapshot_is_refused() -> None:
     h = started()
     h.do(Decide(1, A, "x", 0, "jog"))
-    snap = h.snapshot
-    core = MatchCore.restore(toy.GAME, toy.BOTS, snap, [*h.log, {"k": "d", "s": 1}])
-    assert core.log == h.log
+    with pytest.raises(ValueError, match="cannot follow"):
+        MatchCore.restore(toy.GAME, toy.BOTS, h.snapshot, [*h.log, {"k": "r", "s": 1}])
+
+
+def test_the_public_log_keeps_message_ids_and_banks_to_itself() -> None:
+    h = started(clock=Clock(decision=1, bank=50))
+    h.do(Decide(1, A, "secret-id", 0, "jog"), 5.0)
+    entry = h.core.log[0]
+    assert entry["re"] == "secret-id" and entry["b"] == 46.0
+    assert h.core.public_log()[0] == {"k": "d", "s": 0, "d": "jog", "v": 0, "by": "p"}
 
 
 def test_a_timeout_plays_the_default_then_repeated_timeouts_forfeit() -> None:

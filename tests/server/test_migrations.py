@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
+from kickline_server.lobby import LobbyLimits
 from kickline_server.migrations import LATEST
 from kickline_server.store import SchemaTooNew
 from kickline_server.store_sqlite import SqliteStore
@@ -21,6 +22,9 @@ from kickline_server.store_sqlite import SqliteStore
 pytestmark = pytest.mark.anyio
 
 RELEASE0 = Path(__file__).parent / "fixtures" / "release0"
+# The fixture's waiting match was made when the fixture was: an hour later it would
+# expire on loading, and the test would depend on the day it runs.
+TIMELESS = LobbyLimits(min_decision=0.01, grace=5.0, waiting_ttl=10 * 365 * 86_400.0)
 
 
 def _copy(src: Path, dst: Path) -> Path:
@@ -67,7 +71,7 @@ async def test_an_embedded_store_of_the_release_before_migrates(
     before = db.execute("SELECT id, finished, log_len FROM matches ORDER BY id").fetchall()
     db.close()
     assert data == tmp_path / "data"  # where server_config() points
-    async with serve(server_config()) as url:
+    async with serve(server_config(lobby=TIMELESS)) as url:
         await _check_old_players(url, client, fixture)
     db = sqlite3.connect(data / "kickline.sqlite3")
     assert db.execute("PRAGMA user_version").fetchone() == (LATEST,)
@@ -93,7 +97,7 @@ async def test_a_redis_store_of_the_release_before_migrates(
             await r.sadd(name, *value)
     data = _copy(RELEASE0 / "redis-data", tmp_path / "data")
     assert data == tmp_path / "data"  # where server_config() points
-    config = server_config(redis_url=redis_url, redis_prefix=key_prefix)
+    config = server_config(redis_url=redis_url, redis_prefix=key_prefix, lobby=TIMELESS)
     async with serve(config) as url:
         await _check_old_players(url, client, dump)
     assert int(await r.get(key_prefix + "schema")) == LATEST

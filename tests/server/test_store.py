@@ -56,6 +56,28 @@ async def test_a_retried_save_is_idempotent(store: Store) -> None:
     assert got is not None and (got.snapshot, got.log) == (b"s2", [b"z"])
 
 
+async def test_a_save_without_a_snapshot_appends_to_the_log_and_keeps_the_last_one(
+        store: Store) -> None:
+    assert await store.acquire("m1", "me", 30)
+    await store.save("m1", b"s0", [b"a"], 0, finished=False, owner="me")
+    await store.save("m1", None, [b"b", b"c"], 1, finished=False, owner="me")
+    await store.save("m1", None, [b"b", b"c"], 1, finished=False, owner="me")  # retried
+    await store.save("m1", None, [b"d"], 3, finished=False, owner="me")
+    got = await store.load("m1")
+    assert got is not None and (got.snapshot, got.log) == (b"s0", [b"a", b"b", b"c", b"d"])
+    await store.save("m1", b"s4", [], 4, finished=True, owner="me")
+    got = await store.load("m1")
+    assert got is not None and (got.snapshot, got.log) == (b"s4", [b"a", b"b", b"c", b"d"])
+    assert await store.unfinished() == []
+
+
+async def test_a_first_save_without_a_snapshot_is_refused(store: Store) -> None:
+    assert await store.acquire("m1", "me", 30)
+    with pytest.raises(LogGap):
+        await store.save("m1", None, [b"a"], 0, finished=False, owner="me")
+    assert await store.load("m1") is None
+
+
 async def test_a_gap_is_refused(store: Store) -> None:
     assert await store.acquire("m1", "me", 30)
     with pytest.raises(LogGap):
@@ -187,3 +209,43 @@ async def test_concurrent_saves_commit_independently(store: Store) -> None:
     for m in ids[1:]:
         got = await store.load(m)
         assert got is not None and got.log == [m.encode()]
+
+
+async def test_quarantine_sets_a_match_aside_and_keeps_it(store: Store) -> None:
+    assert await store.acquire("m1", "me", 30)
+    await store.save("m1", b"garbage", [b"x"], 0, finished=False, owner="me")
+    await store.quarantine("m1", "undecodable snapshot", ["p1", "p2"], 123.0)
+    assert await store.unfinished() == []  # never resumed
+    got = await store.load("m1")
+    assert got is not None and got.snapshot == b"garbage"  # kept for inspection
+    q = await store.quarantine_of("m1")
+    assert q is not None and (q.reason, q.at, q.players) == ("undecodable snapshot", 123.0,
+                                                            ("p1", "p2"))
+    assert [x.match for x in await store.quarantined()] == ["m1"]
+    assert await store.quarantine_of("m2") is None
+
+
+async def test_the_purge_deletes_old_logs_keeps_records_longer(store: Store) -> None:
+    import time
+
+    def snap(code: str) -> bytes:
+        return pack({"meta": {"code": code}})
+
+    for mid, finished in (("old", True), ("live", False), ("unrecorded", True)):
+        assert await store.acquire(mid, "me", 30)
+        assert await store.claim_code(f"C-{mid}", mid)
+        await store.save(mid, snap(f"C-{mid}"), [b"e"], 0, finished=finished, owner="me")
+    await store.record_result("old", "standard", [], 5.0, lambda st: (b"record", []))
+    assert await store.claim_code("C-orphan", "never-saved")
+    later = time.time() + 60
+    purged = await store.purge(logs_before=later, records_before=None, codes_before=later,
+                               now=later)
+    assert (purged.matches, purged.codes) == (1, 1)
+    assert await store.load("old") is None and await store.find_code("C-old") is None
+    assert await store.result("old") == b"record"  # records outlive full logs
+    assert await store.find_code("C-orphan") is None
+    for mid in ("live", "unrecorded"):  # running, or the recorder still needs it
+        assert await store.load(mid) is not None and await store.find_code(f"C-{mid}") == mid
+    again = await store.purge(logs_before=later, records_before=later, codes_before=later,
+                              now=later)
+    assert again.records == 1 and await store.result("old") is None

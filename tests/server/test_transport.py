@@ -86,7 +86,7 @@ async def test_unsupported_version(serve: Any, server_config: Any, client: Any) 
         await c.send({"t": "hello", "versions": [99, 100], "name": "x"})
         got_close, msgs = await closed_with(c)
         assert got_close == 1002
-        assert msgs[-1]["code"] == "unsupported_version" and msgs[-1]["versions"] == [1]
+        assert msgs[-1]["code"] == "unsupported_version" and msgs[-1]["versions"] == [1, 2]
 
 
 async def test_version_negotiation_picks_the_highest_common(serve: Any, server_config: Any,
@@ -94,8 +94,11 @@ async def test_version_negotiation_picks_the_highest_common(serve: Any, server_c
     async with serve(server_config()) as url, client(url) as c:
         await c.send({"t": "hello", "versions": [1, 7], "name": "Xavier"})
         w = await c.recv()
-        assert w["t"] == "welcome" and w["version"] == 1 and w["versions"] == [1]
+        assert w["t"] == "welcome" and w["version"] == 1 and w["versions"] == [1, 2]
         assert "toy" in w["games"]
+    async with serve(server_config()) as url, client(url) as c:
+        await c.send({"t": "hello", "versions": [2, 1, 7], "name": "Yvonne"})
+        assert (await c.recv())["version"] == 2
 
 
 async def test_handshake_timeout(serve: Any, server_config: Any, client: Any) -> None:
@@ -228,10 +231,12 @@ async def test_stale_and_illegal_decisions_over_the_wire(serve: Any, server_conf
         assert (await a.expect("error"))["code"] == "malformed_decision"
 
 
-async def test_rate_limit(serve: Any, server_config: Any, client: Any) -> None:
+async def test_rate_limit(serve: Any, server_config: Any, client: Any,
+                          caplog: pytest.LogCaptureFixture) -> None:
     config = server_config(transport=TransportLimits(rate=1, burst=3))
     async with serve(config) as url, client(url) as c:
-        await c.hello()
+        welcome = await c.hello()
+        assert welcome["limits"] == {"rate": 1, "burst": 3, "owed_decisions_free": True}
         for _ in range(5):
             await c.send({"t": "ping"})
         got = [await c.recv() for _ in range(5)]
@@ -241,6 +246,11 @@ async def test_rate_limit(serve: Any, server_config: Any, client: Any) -> None:
             await c.send({"t": "ping"})
         got_close, _ = await closed_with(c)
         assert got_close == 1008
+    # One line at the first refusal; the rest, inside the interval, summed at the close.
+    lines = [r.getMessage() for r in caplog.records if "over the" in r.getMessage()]
+    assert len(lines) == 2, lines
+    assert "over the message rate (1/s, burst 3): 1 message(s) refused" in lines[0]
+    assert "closed with" in lines[1]
 
 
 async def test_connections_per_address(serve: Any, server_config: Any, client: Any) -> None:

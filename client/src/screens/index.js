@@ -8,3 +8,7 @@ import "./match.js";
 import "./rules.js";
 import "./settings.js";
 import "./tutorial.js";
+import "./events.js";
+import "./event.js";
+import "./event-big.js";
+import "./event-join.js";

@@ -113,6 +113,11 @@ def pairings_json(t: Tournament) -> dict[str, Any]:
             plain["home_name"] = t.entries[b.home].name
             plain["away_name"] = t.entries[b.away].name
             plain["text"] = result_text(b.result)
+            # Each played match's verifiable record (result, seed, public log):
+            # the server's GET /record/<match>.json.
+            plain["record"] = (f"/record/{b.match}.json"
+                               if b.match and b.result is not None and b.result.played
+                               else None)
             boards.append(plain)
         byes = [{"pid": p, "name": t.entries[p].name, "kind": k,
                  "points": fmt(bye_points(k, t.s.scoring))}

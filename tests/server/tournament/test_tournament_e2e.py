@@ -231,23 +231,31 @@ def berger(n: int, rnd: int) -> list[tuple[int, int]]:
     return [first] + [(ring[j - 1], ring[n - j]) for j in range(2, n // 2 + 1)]
 
 
-async def test_a_round_robin_of_six(server: Server) -> None:
+async def played(server: Server, fmt: str, size: int, rounds: int
+                 ) -> tuple[dict[str, Any], list[Player]]:
+    """An event of ``size`` bots in format ``fmt``, every round paired, started and
+    played; the final view and the players."""
     org = Organiser(server.url)
     await org.register()
-    field = players(6, "R")
+    field = players(size, fmt[0].upper())
     for p in field:
         await p.register(server.url)
-    await org.do("mk", "create", settings={"name": "Club league", "format": "round_robin",
+    await org.do("mk", "create", settings={"name": f"Club {fmt}", "format": fmt,
                                            "match": {"mode": "training"}})
     await join_all(server.url, org.tid, field)
     stop = anyio.Event()
     async with anyio.create_task_group() as tg:
         for p in field:
             tg.start_soon(p.run, server.url, org.tid, stop)
-        for rnd in range(1, 6):
+        for rnd in range(1, rounds + 1):
             view = await org.round(rnd)
         stop.set()
     assert view["status"] == "finished"
+    return view, field
+
+
+async def test_a_round_robin_of_six(server: Server) -> None:
+    view, field = await played(server, "round_robin", 6, 5)
     number = {e["pid"]: e["number"] for e in view["entries"]}
     for rnd in view["rounds"]:
         boards = [(number[b["home"]], number[b["away"]]) for b in rnd["boards"]]
@@ -258,22 +266,7 @@ async def test_a_round_robin_of_six(server: Server) -> None:
 
 
 async def test_a_knockout_of_eight(server: Server) -> None:
-    org = Organiser(server.url)
-    await org.register()
-    field = players(8, "K")
-    for p in field:
-        await p.register(server.url)
-    await org.do("mk", "create", settings={"name": "Club cup", "format": "knockout",
-                                           "match": {"mode": "training"}})
-    await join_all(server.url, org.tid, field)
-    stop = anyio.Event()
-    async with anyio.create_task_group() as tg:
-        for p in field:
-            tg.start_soon(p.run, server.url, org.tid, stop)
-        for rnd in range(1, 4):
-            view = await org.round(rnd)
-        stop.set()
-    assert view["status"] == "finished"
+    view, field = await played(server, "knockout", 8, 3)
     seen = seen_results(field)
     number = {e["pid"]: e["number"] for e in view["entries"]}
     # Seeds 1-8 in bracket order 1-8, 4-5, 2-7, 3-6; each round pairs the winners of

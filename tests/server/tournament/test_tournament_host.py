@@ -67,6 +67,7 @@ class FakeMaker:
         self.live: dict[str, dict[str, Any]] = {}
         self.records: dict[str, dict[str, Any]] = {}
         self.stopped: list[str] = []
+        self.fail: set[str] = set()  # reserve raises for these
 
     async def reserve(self, match_id: str, players: tuple[tuple[str, str], tuple[str, str]],
                       *, config: Mapping[str, Any], decision: float, bank: float,
@@ -76,6 +77,8 @@ class FakeMaker:
         assert any(match_id in e.get("matches", {}).values()
                    or any(b[3] == match_id for b in e.get("boards", []) if len(b) == 4)
                    for e in stored), f"{match_id} made before its event was stored"
+        if match_id in self.fail:
+            raise StoreUnavailable("down")
         if match_id in self.live or match_id in self.records:
             return
         self.live[match_id] = {"players": players, "config": dict(config), "meta": dict(meta),
@@ -180,8 +183,22 @@ async def test_a_restart_mid_round_makes_missing_matches_and_applies_missed_resu
     r1 = host.t.round(1)
     assert r1.boards[0].result is not None and r1.boards[0].result.winner == "home"
     assert f"{tid}-1-2" in maker.live
-    # The re-made match keeps the round's no-show deadline, not the restart's.
-    assert maker.live[f"{tid}-1-2"]["start_by"] == 5000.0 + 5 * 60
+    # The re-made match gives its players the whole no-show window from now.
+    assert maker.live[f"{tid}-1-2"]["start_by"] == 6000.0 + 5 * 60
+
+
+async def test_a_match_that_could_not_be_made_is_made_by_starting_again() -> None:
+    ts, _, maker = server(draws={1: Draw(((1, 2), (3, 4)))})
+    tid = await four_players(ts)
+    await ts.command(tid, "org", "Org", "p1", "pair", {"round": 1})
+    maker.fail = {f"{tid}-1-2"}
+    with pytest.raises(Refused) as e:
+        await ts.command(tid, "org", "Org", "s1", "start", {"round": 1})
+    assert e.value.code == "busy" and "boards 2" in e.value.message
+    assert sorted(maker.live) == [f"{tid}-1-1"]
+    maker.fail = set()
+    again = await ts.command(tid, "org", "Org", "s2", "start", {"round": 1})
+    assert again == {"round": 1} and sorted(maker.live) == [f"{tid}-1-1", f"{tid}-1-2"]
 
 
 async def test_a_store_outage_answers_busy_and_changes_nothing() -> None:

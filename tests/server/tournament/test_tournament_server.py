@@ -147,3 +147,48 @@ async def test_the_operator_grants_the_role_while_the_server_runs(
         rc = await anyio.to_thread.run_sync(run, ["admin", "list", "--data-dir",
                                                   str(data)])
         assert rc == 0 and name in capsys.readouterr().out
+
+
+async def test_a_round_survives_a_restart_on_redis(
+        serve: Any, server_config: Any, person: Any, port: Callable[[], int],
+        redis_url: str, key_prefix: str) -> None:
+    """Both stores carry an event through a restart: here Redis, mid-round (the
+    end-to-end tests kill an embedded-store server with SIGKILL)."""
+    config = server_config(port=port(), redis_url=redis_url, redis_prefix=key_prefix)
+    async with anyio.create_task_group() as bots:
+        async with serve(config) as url, person(url, "Org") as (org, _), \
+                person(url, "Cy") as (cy, cy_w), person(url, "Di") as (di, di_w):
+            made = await ask(org, {"t": "tcommand", "id": "mk", "op": "create", "args": {
+                "settings": {"name": "Redis night", "rounds": 1,
+                             "match": {"mode": "training"}}}})
+            tid = made["tournament"]
+            for c in (cy, di):
+                await ask(c, {"t": "tcommand", "id": "j", "op": "join", "tournament": tid})
+            for op in ("pair", "start"):
+                await ask(org, {"t": "tcommand", "id": op, "op": op, "tournament": tid,
+                                "args": {"round": 1}})
+            nexts = [await cy.expect("next_match"), await di.expect("next_match")]
+            for w, n in zip((cy_w, di_w), nexts, strict=True):
+                bots.start_soon(lambda w=w, n=n: play(
+                    url, state=BotState(token=w["token"], match=n["match"]),
+                    strategy="greedy", seed="r", reconnect_timeout=120))
+            with anyio.fail_after(20):  # both seated: the match is being played
+                while True:
+                    v = (await ask(org, {"t": "tournament", "id": "v1",
+                                         "tournament": tid}))["tournament"]
+                    live = v["rounds"][0]["boards"][0].get("live")
+                    if live and live["status"] == "playing":
+                        break
+                    await anyio.sleep(0.05)
+        # The server is down; the bots keep trying. The same config starts it again.
+        async with serve(config) as url, person(url, "Eve") as (eve, _):
+            with anyio.fail_after(60):
+                while True:
+                    v = (await ask(eve, {"t": "tournament", "id": "v2",
+                                         "tournament": tid}))["tournament"]
+                    if v["status"] == "finished":
+                        break
+                    await anyio.sleep(0.1)
+            board = v["rounds"][0]["boards"][0]
+            assert board["result"]["kind"] == "played"
+            assert v["standings"][0]["points"] == "1"

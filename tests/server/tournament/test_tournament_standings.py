@@ -37,7 +37,12 @@ from fractions import Fraction
 from tourney import Event, Scripted
 
 from kickline_server.tournament import Draw
-from kickline_server.tournament.export import scorecard, standings_csv, standings_json
+from kickline_server.tournament.export import (
+    pairings_json,
+    scorecard,
+    standings_csv,
+    standings_json,
+)
 from kickline_server.tournament.standings import Table, dp, standings
 
 A, B, C, D, E = 1, 2, 3, 4, 5
@@ -167,6 +172,9 @@ def test_exports_show_the_same_order_and_values() -> None:
                             "sonneborn_berger,direct_encounter,status")
     assert csv_lines[1] == "1,5,E,3,3.5,4.5,4.5,0,active"
     assert csv_lines[2] == "2,1,A,2,3.5,4,2,1,active"
+    pairs = pairings_json(ev.t)
+    assert pairs["rounds"][0]["boards"][0]["record"] == "/record/ev1-1-1.json"
+    assert pairs["rounds"][1]["boards"][0]["record"] is None  # a forfeit: no match played
     data = standings_json(ev.t)
     assert data["rounds_played"] == 3
     assert [r["name"] for r in data["standings"]] == ["E", "A", "B", "D", "C"]

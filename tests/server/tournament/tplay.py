@@ -42,7 +42,8 @@ class Server:
         self.http = f"http://127.0.0.1:{port}"
         self.args = [sys.executable, "-m", "kickline_server.cli", "serve", "--port", str(port),
                      "--data-dir", str(data_dir), "--rate", "5000", "--log-level", "WARNING",
-                     "--max-connections-per-address", "500"]
+                     "--max-connections-per-address", "500", "--connections-per-minute", "0",
+                     "--identities-per-hour", "0"]
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -86,27 +87,54 @@ async def session(url: str, hello: dict[str, Any]) -> tuple[Any, dict[str, Any]]
     return ws, welcome
 
 
-async def request(url: str, token: str, msg: dict[str, Any], *, deadline: float = 60
-                  ) -> dict[str, Any]:
-    """Send ``msg`` as the holder of ``token`` and return its answer; across a server
-    restart the same message is sent again (commands are idempotent by id)."""
-    with anyio.fail_after(deadline):
-        while True:
+class Link:
+    """One identity's connection, kept open; ``ask`` sends a message and returns its
+    answer, reconnecting (and sending the same message again: commands are idempotent
+    by id) across a server restart. Other messages are kept in ``inbox``."""
+
+    def __init__(self, url: str, token: str) -> None:
+        self.url, self.token = url, token
+        self.ws: Any = None
+        self.inbox: list[dict[str, Any]] = []
+        self.welcome: dict[str, Any] = {}
+
+    async def open(self) -> None:
+        while self.ws is None:
             try:
-                ws, welcome = await session(url, {"token": token})
-                assert welcome["t"] == "welcome", welcome
-                try:
-                    await ws.send(encode(msg))
-                    while True:
-                        for m in decode_replies(await ws.recv()):
-                            if m.get("re") == msg["id"]:
-                                if m.get("code") == "busy":
-                                    raise OSError("busy")
-                                return m
-                finally:
-                    await ws.close()
+                self.ws, self.welcome = await session(self.url, {"token": self.token})
+                assert self.welcome["t"] == "welcome", self.welcome
             except LOST:
                 await anyio.sleep(0.2)
+
+    async def recv(self) -> list[dict[str, Any]]:
+        await self.open()
+        try:
+            return decode_replies(await self.ws.recv())
+        except LOST:
+            self.ws = None
+            raise
+
+    async def ask(self, msg: dict[str, Any], *, deadline: float = 120) -> dict[str, Any]:
+        with anyio.fail_after(deadline):
+            while True:
+                try:
+                    await self.open()
+                    await self.ws.send(encode(msg))
+                    while True:
+                        for m in await self.recv():
+                            if m.get("re") != msg["id"]:
+                                self.inbox.append(m)
+                            elif m.get("code") == "busy":
+                                raise OSError("busy")
+                            else:
+                                return m
+                except LOST:
+                    self.ws = None
+                    await anyio.sleep(0.2)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
 
 
 @dataclass
@@ -135,30 +163,28 @@ class Player:
         self.token = welcome["token"]
 
     async def run(self, url: str, tid: str, stop: anyio.Event) -> None:
-        """Play every match of event ``tid`` made for this player, until ``stop``."""
-        while not stop.is_set():
-            try:
-                ws, welcome = await session(url, {"token": self.token})
-            except LOST:
-                await anyio.sleep(0.2)
-                continue
-            try:
-                todo = [m for m in welcome.get("matches", [])
+        """Play every match of event ``tid`` made for this player, until ``stop``: told by
+        ``next_match``, or found in ``mine`` (after a reconnect, a notice may be lost)."""
+        link = Link(url, self.token)
+        try:
+            while not stop.is_set():
+                mine = await link.ask({"t": "mine", "id": f"mine{time.monotonic()}"})
+                todo = [m for m in mine.get("matches", []) + link.inbox
                         if (m.get("tournament") or {}).get("id") == tid
+                        and m.get("t") in (None, "next_match")
                         and m["match"] not in self.seen]
+                link.inbox.clear()
                 if not todo:
                     with anyio.move_on_after(1.0):
-                        while not todo:
-                            for m in decode_replies(await ws.recv()):
-                                if m.get("t") == "next_match" and (
-                                        m.get("tournament") or {}).get("id") == tid:
-                                    todo.append(m)
-            except LOST:
-                continue
-            finally:
-                await ws.close()
-            for m in todo:
-                await self.play(url, m)
+                        try:
+                            for m in await link.recv():
+                                link.inbox.append(m)
+                        except LOST:
+                            pass
+                for m in {m["match"]: m for m in todo}.values():
+                    await self.play(url, m)
+        finally:
+            await link.close()
 
     async def play(self, url: str, m: dict[str, Any]) -> None:
         t = m["tournament"]
@@ -168,46 +194,49 @@ class Player:
             return
         seen.over = await play(url, state=BotState(token=self.token, match=m["match"]),
                                strategy="greedy", seed=f"{self.name}:{m['match']}",
-                               max_reconnects=200)
+                               reconnect_timeout=120)
 
 
 class Organiser:
     def __init__(self, url: str, name: str = "") -> None:
         self.url = url
         self.name = name or f"Org{uuid.uuid4().hex[:6]}"
-        self.token = ""
+        self.link: Link | None = None
         self.tid = ""
+        self.n = 0
 
     async def register(self) -> None:
         ws, welcome = await session(self.url, {"name": self.name})
         await ws.close()
-        self.token = welcome["token"]
+        self.link = Link(self.url, welcome["token"])
 
     async def do(self, msg_id: str, op: str, **args: Any) -> dict[str, Any]:
+        assert self.link is not None
         msg: dict[str, Any] = {"t": "tcommand", "id": msg_id, "op": op, "args": args}
         if self.tid:
             msg["tournament"] = self.tid
-        reply = await request(self.url, self.token, msg)
+        reply = await self.link.ask(msg)
         assert reply["t"] == "ack", reply
         if op == "create":
             self.tid = reply["tournament"]
         return reply
 
     async def view(self) -> dict[str, Any]:
-        reply = await request(self.url, self.token,
-                              {"t": "tournament", "id": f"v{time.monotonic()}",
-                               "tournament": self.tid})
+        assert self.link is not None
+        self.n += 1
+        reply = await self.link.ask({"t": "tournament", "id": f"v{self.n}",
+                                     "tournament": self.tid})
         view: dict[str, Any] = reply["tournament"]
         return view
 
-    async def until(self, test: Any, *, deadline: float = 120) -> dict[str, Any]:
+    async def until(self, test: Any, *, deadline: float = 180) -> dict[str, Any]:
         """The view once ``test(view)`` holds."""
         with anyio.fail_after(deadline):
             while True:
                 v = await self.view()
                 if test(v):
                     return v
-                await anyio.sleep(0.1)
+                await anyio.sleep(0.2)
 
     async def round(self, n: int) -> dict[str, Any]:
         """Pair and start round ``n``; the view once it is done."""
@@ -218,8 +247,10 @@ class Organiser:
 
 async def join_all(url: str, tid: str, players: list[Player]) -> None:
     for p in players:
-        reply = await request(url, p.token, {"t": "tcommand", "id": "join", "op": "join",
-                                             "tournament": tid})
+        link = Link(url, p.token)
+        reply = await link.ask({"t": "tcommand", "id": "join", "op": "join",
+                                "tournament": tid})
+        await link.close()
         assert reply["t"] == "ack", reply
         p.pid = reply["reply"]["pid"]
 

@@ -1,0 +1,113 @@
+"""The engine's own step per decision, in a tight loop: ``apply`` + both seats' views +
+their encoding, as the server does it.
+
+    python bench/decision_step.py [--decisions 1500] [--seed 1] [--repeat 5]
+
+Plays one random Kickline training match (board 7) to record its decisions and chance
+outcomes, then replays them ``--repeat`` times and times each part per decision (CPU
+time, best run): ``apply`` (decisions and the chance events they lead to), building
+the two seats' views, and encoding them, both ways the server can: whole views
+(protocol 1: ``msgpack.packb(view)`` per seat) and view patches (protocol 2: the
+``patch.diff`` from each seat's previous view, packed).  Prints one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "server")]
+
+import msgpack  # type: ignore[import-untyped]  # noqa: E402
+
+from kickline import GAME  # noqa: E402
+from kickline_server.core import dice, sample  # noqa: E402
+from kickline_server.patch import diff  # noqa: E402
+
+CONFIG = {"mode": "training", "board": 7, "teams": ["training", "training"]}
+
+
+def record(decisions: int, seed: int) -> list[tuple[str, Any, Any]]:
+    """One random match's steps: ("d", seat, decision) and ("c", outcome, None)."""
+    rng, dice_rng = random.Random(seed), dice(seed.to_bytes(32, "big"))
+    state = GAME.setup(CONFIG)
+    steps: list[tuple[str, Any, Any]] = []
+    made = 0
+    while made < decisions:
+        ta = GAME.to_act(state)
+        if ta.kind == "over":
+            break
+        if ta.kind == "chance":
+            value, _ = sample(dice_rng, GAME.chance_outcomes(state))
+            state, _ = GAME.apply_chance(state, value)
+            steps.append(("c", value, None))
+            continue
+        seat = rng.choice(ta.seats)
+        decision = rng.choice(list(GAME.legal(state, seat)))
+        state, _ = GAME.apply(state, seat, decision)
+        steps.append(("d", seat, decision))
+        made += 1
+    return steps
+
+
+def replay(steps: list[tuple[str, Any, Any]]) -> dict[str, float]:
+    """CPU seconds of each part over the whole replay."""
+    clock = time.process_time
+    spent = {"apply": 0.0, "views": 0.0, "encode_whole": 0.0, "encode_patch": 0.0}
+    pack = msgpack.packb
+    state = GAME.setup(CONFIG)
+    last: list[Any] = [GAME.view(state, 0), GAME.view(state, 1)]
+    for kind, a, b in steps:
+        t0 = clock()
+        if kind == "c":
+            state, _ = GAME.apply_chance(state, a)
+            spent["apply"] += clock() - t0
+            continue
+        state, _ = GAME.apply(state, a, b)
+        t1 = clock()
+        views = [GAME.view(state, 0), GAME.view(state, 1)]
+        t2 = clock()
+        for v in views:
+            pack(v)
+        t3 = clock()
+        for seat, v in enumerate(views):
+            pack(diff(last[seat], v))
+        t4 = clock()
+        last = views
+        spent["apply"] += t1 - t0
+        spent["views"] += t2 - t1
+        spent["encode_whole"] += t3 - t2
+        spent["encode_patch"] += t4 - t3
+    return spent
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--decisions", type=int, default=1500)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    steps = record(args.decisions, args.seed)
+    n = sum(1 for s in steps if s[0] == "d")
+    runs = [replay(steps) for _ in range(args.repeat)]
+    best = {k: min(r[k] for r in runs) / n * 1e6 for k in runs[0]}
+    out = {k + "_us": round(v, 1) for k, v in best.items()}
+    out["step_whole_us"] = round(best["apply"] + best["views"] + best["encode_whole"], 1)
+    out["step_patch_us"] = round(best["apply"] + best["views"] + best["encode_patch"], 1)
+    out.update(decisions=n, chance_events=len(steps) - n,
+               date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+               load_average=round(os.getloadavg()[0], 2))
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
