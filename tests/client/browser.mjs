@@ -325,7 +325,8 @@ async function scenarioOffline(browser) {
 async function tapFrames(page, sink) {
   const { decode } = await import(path.join(ROOT, "client", "src", "msgpack.js"));
   page.on("websocket", (ws) => ws.on("framereceived", (f) => {
-    try { sink.push(JSON.stringify(decode(new Uint8Array(f.payload)))); } catch (e) { sink.push(String(f.payload)); }
+    // One entry per message (the server may batch several into one frame).
+    try { const d = decode(new Uint8Array(f.payload)); for (const m of Array.isArray(d) ? d : [d]) sink.push(JSON.stringify(m)); } catch (e) { sink.push(String(f.payload)); }
   }));
 }
 
@@ -368,7 +369,9 @@ async function scenarioSecret(browser) {
   await pb.waitForTimeout(300);
   await shot(pa, "secret-waiting");
   await shot(pb, "secret-opponent");
-  const leaked = framesB.slice(mark).filter((f) => f.includes(card));
+  // The odds the server computes for B (before B's rules load) list every card A may
+  // play, from B's own view: they are B's question, not A's secret.
+  const leaked = framesB.slice(mark).filter((f) => f.includes(card) && !f.startsWith('{"t":"ack","re":"odds:'));
   if (leaked.length) problems.push(`opponent's frames carry the card before the reveal: ${leaked[0].slice(0, 300)}`);
   const shownAfter = await count(pb, NAMES[card]);
   if (shownAfter !== shownBefore) problems.push(`opponent's page shows ${NAMES[card]} before the reveal`);
