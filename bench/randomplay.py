@@ -1,6 +1,6 @@
 """The random-play harness's big sample, and what the suite's smaller sample covers of it.
 
-The suite (tests/kickline/test_randomplay.py) plays 400 training and 160 standard and
+The suite (tests/kickline/test_randomplay.py) plays 400 training and 240 standard and
 advanced matches per board; this plays the big sample the suite used to (2 000 and
 480 per board, seeds from 0, so the suite's seeds are its first ones), checks the same
 engine contract on every match, and prints per mode and board: matches, steps,

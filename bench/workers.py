@@ -42,6 +42,11 @@ from typing import Any
 import server as bench  # bench/server.py (this directory is on sys.path)
 
 ROOT = Path(__file__).resolve().parent.parent
+BIG = 1_000_000_000
+UNLIMITED = ("connections-per-minute", "half-open-per-address", "identities-per-hour",
+             "creates-per-hour", "creates-per-hour-per-address", "waiting-per-address",
+             "live-per-address", "code-misses-per-minute", "watches-per-minute",
+             "watches-per-minute-per-address")
 
 
 def _redis(workdir: str) -> tuple[subprocess.Popen[bytes], str]:
@@ -71,7 +76,9 @@ def _serve(port: int, redis_url: str, data_dir: str, workers: int) -> subprocess
         [sys.executable, "-m", "kickline_server.cli", "serve", "--port", str(port),
          "--workers", str(workers), "--redis-url", redis_url, "--data-dir", data_dir,
          "--rate", "1000000", "--max-connections-per-address", "1000000",
-         "--max-matches", "1000000", "--grace", "600", "--log-level", "WARNING"],
+         "--max-matches", "1000000", "--grace", "600", "--log-level", "WARNING",
+         # Every bot comes from one address: no per-address or per-identity budgets.
+         *(f"--{name}={BIG}" for name in UNLIMITED)],
         env=env, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:

@@ -150,7 +150,7 @@ function onError(m) {
   const mm = app.match;
   if (mm && mm.local && m.match === mm.id) { mm.pending = null; flash(errorWords(m), "error"); update(); return; }
   if (mm && m.match && m.match !== mm.id) return;
-  const lobbyRe = typeof m.re === "string" && /^(join|watchc|lobby|create|quick|list|odds):/.test(m.re);
+  const lobbyRe = typeof m.re === "string" && /^(join|watchc|lobby|create|quick|list|odds|reveal):/.test(m.re);
   if (m.code === "bad_token") LS.set("token", null);
   // The match we tried to open is gone (or not ours): forget it and go home.
   if (typeof m.re === "string" && /^(open|watch):/.test(m.re) && ["not_found", "not_your_seat", "bad_field"].includes(m.code)) {

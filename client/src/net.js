@@ -6,6 +6,7 @@
 // knows nothing about matches; main.js does.
 import { encode, decode } from "./msgpack.js";
 import { Prompts } from "./patch.js";
+import { attachCommit } from "./dice.js";
 
 const VERSIONS = [1, 2]; // 2: view patches (docs/PROTOCOL.md)
 
@@ -149,6 +150,7 @@ export class Link extends EventTarget {
 
   send(msg) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    attachCommit(msg); // a request that seats us carries our dice commitment (dice.js)
     this.ws.send(encode(msg));
     return true;
   }

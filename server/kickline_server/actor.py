@@ -38,11 +38,12 @@ from .core import (
     SetTimer,
     Sit,
     TimerFired,
+    public_entry,
 )
 from .errlog import Throttled
 from .logs import MATCH
 from .protocol import Close, Code, Message, error
-from .store import LeaseLost, Store, StoreUnavailable, pack
+from .store import LeaseLost, Store, StoreError, StoreUnavailable, pack, unpack
 
 log = logging.getLogger(__name__)
 _failures = Throttled(log)
@@ -222,6 +223,18 @@ class Actor:
             if (isinstance(cmd, Sit | Connect) and cmd.conn == peer.id
                     and getattr(peer, "protocol", 1) >= 2):
                 cmd = replace(cmd, patches=True)  # this connection takes view patches
+        if self.core.needs_history(cmd):  # a catch-up past the log held in memory
+            try:
+                stored = await self.store.load(self.match_id)
+                if stored is None:
+                    raise StoreUnavailable("the match is not in the store")
+            except StoreError as exc:
+                log.warning("match %s: cannot read its log (%s)", self.match_id, exc)
+                if peer is not None:
+                    peer.push(error(Code.BUSY, "the server cannot reach its data right now; "
+                                    "send it again in a moment", retry_after=1.0))
+                return
+            self.core.backfill(stored.log)
         try:
             effects = self.core.handle(cmd, self.clock())
         except Exception as exc:
@@ -258,7 +271,7 @@ class Actor:
                 stored, grace=old.grace, waiting_ttl=old.waiting_ttl,
                 waiting_grace=old.waiting_grace, reveal_timeout=old.reveal_timeout,
                 reply_cache=old.reply_cache, restart_grace=old.restart_grace,
-                snapshot_every=old.snapshot_every)
+                snapshot_every=old.snapshot_every, log_window=old.log_window)
         except quarantine.Damaged as exc:
             # What it saved cannot be loaded back: set it aside, tell who is here.
             await self.store.quarantine(self.match_id, exc.reason, exc.players, self.clock())
@@ -286,6 +299,10 @@ class Actor:
         elif isinstance(e, Send):
             target = self.peers.get(e.conn)
             if target is not None:
+                if e.message.get("t") == "over" and e.message.get("log") is None:
+                    # The core holds only the log's last entries: the whole public log
+                    # comes from the store (filled once: the message is every peer's).
+                    e.message["log"] = await self._public_log()
                 target.push(e.message)
         elif isinstance(e, SetTimer):
             self.timers[e.key] = e.at
@@ -346,6 +363,21 @@ class Actor:
                  extra={"event": "match_finished", "game": core.game.name,
                         "config": core.config, "players": players, "result": result,
                         "reason": reason, "log_entries": len(core.log)})
+
+    async def _public_log(self) -> list[Message]:
+        """The match's public log, read back from the store (retried while it is
+        unreachable, like a save: the answer waits rather than lacking it)."""
+        delay = self.limits.retry_min
+        while True:
+            try:
+                stored = await self.store.load(self.match_id)
+            except StoreUnavailable as exc:
+                log.warning("match %s: store unavailable (%s); retrying in %.2fs",
+                            self.match_id, exc, delay)
+                await anyio.sleep(delay)
+                delay = min(delay * 2, self.limits.retry_max)
+                continue
+            return [public_entry(unpack(x)) for x in (stored.log if stored else [])]
 
     async def _keep_lease(self, scope: anyio.CancelScope) -> None:
         ttl = self.limits.lease_ttl

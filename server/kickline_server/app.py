@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from functools import partial
+from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import parse_qs
@@ -32,12 +33,13 @@ from .addresses import TrustedProxies
 from .budgets import Budgets
 from .cluster import Node
 from .config import find_client_dir
+from .core import public_entry
 from .dice import commitment
 from .gate import Gate, loop_errors, quiet_logger
 from .identity import Tokens, load_keyring, load_server_id, read_secret_file
 from .lobby import Lobby, LobbyLimits
 from .ops import Ops
-from .players import set_cookie
+from .players import COOKIE, set_cookie
 from .retention import Retention
 from .routing import Router
 from .startup import StartupError
@@ -285,6 +287,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             gc.collect()
             gc.freeze()
         await actors.start(lobby.desk.run)
+        await actors.start(lobby.matchmaker.run)
         if store.leases_expire:  # other processes may die and leave matches to adopt
             await actors.start(lobby.adopt)
         await actors.start(partial(retention.run, store, config.retention))
@@ -300,11 +303,6 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             router.handle, router.detach = lobby.handle_remote, lobby.detach_remote
             lobby.router = router
             await actors.start(router.run)
-        if node is not None:
-            node.summary = lambda: {"matches": len(lobby.actors),
-                                    "connections": sum(gate.connected.values())}
-            ops.nodes = node.nodes
-            await actors.start(node.keep, shutdown.set)  # a duplicate id: stop serving
 
         async def who(token: str) -> str | None:
             claim = tokens.verify(token)
@@ -327,6 +325,11 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                         conn, request, path) or _routes(
                         conn, request, lobby, path, query, tournaments, who))
         await actors.start(ops.watch)  # after the gate: it counts the gate's connections
+        if node is not None:
+            node.summary = lambda: {"matches": len(lobby.actors),
+                                    "connections": sum(gate.connected.values())}
+            ops.nodes = node.nodes
+            await actors.start(node.keep, shutdown.set)  # a duplicate id: stop serving
 
         async def handler(ws: ServerConnection) -> None:
             with gate.holding(ws) as address:
@@ -422,7 +425,14 @@ async def _record(conn: ServerConnection, lobby: Lobby, match_id: str) -> Respon
         response.headers["Content-Type"] = "application/json"
         return response
     snapshot = unpack(stored.snapshot)
-    log_entries = [{k: v for k, v in unpack(e).items() if k != "e"} for e in stored.log]
+    meta = snapshot.get("meta") or {}
+    if (meta.get("private") and not meta.get("tournament")
+            and not await _reader_may_see(conn, lobby, snapshot)):
+        # A private match's replay is its players' and organisers' (their browsers send
+        # our cookie); to anyone else it does not exist, as over the websocket.  A
+        # tournament's finished boards are published with its pairings: readable by all.
+        return conn.respond(404, "no finished match with that id\n")
+    log_entries = [public_entry(unpack(e)) for e in stored.log]
     seed = bytes(snapshot["seed"])
     body = {"record": unpack(raw), "game": snapshot["game"], "config": snapshot["config"],
             "seed": seed.hex(), "commit": commitment(seed), "log": log_entries}
@@ -434,6 +444,30 @@ async def _record(conn: ServerConnection, lobby: Lobby, match_id: str) -> Respon
     response.headers["Content-Type"] = "application/json"
     response.headers["Content-Disposition"] = f'attachment; filename="kickline-{match_id}.json"'
     return response
+
+
+async def _reader_may_see(conn: ServerConnection, lobby: Lobby, snapshot: Any) -> bool:
+    """Whether the player named by the request's cookie (a valid, current token) is one of
+    the match's players or organisers."""
+    headers = conn.request.headers if conn.request is not None else None
+    raw = headers.get("Cookie") if headers is not None else None
+    if not raw:
+        return False
+    jar: SimpleCookie = SimpleCookie()
+    try:
+        jar.load(raw)
+    except Exception:  # a malformed Cookie header: no identity
+        return False
+    morsel = jar.get(COOKIE)
+    claim = lobby.tokens.verify(morsel.value) if morsel is not None else None
+    if claim is None:
+        return False
+    account = await lobby.store.account(claim.player)
+    if account is None or account.epoch != claim.epoch:
+        return False
+    seats = [s.get("player") for s in snapshot.get("seats") or [] if isinstance(s, dict)]
+    organisers = (snapshot.get("meta") or {}).get("organisers") or []
+    return claim.player in seats or claim.player in organisers
 
 
 def _announce(config: ServerConfig, port: int) -> None:

@@ -120,6 +120,7 @@ async def play(
     seed: str | None = None,
     clock: Mapping[str, Any] | None = None,
     private: bool = False,
+    rated: bool = False,
     connect_timeout: float = 5.0,
     reconnect_timeout: float = 60.0,
     wait: float | None = None,
@@ -130,7 +131,9 @@ async def play(
 ) -> Message:
     """Play one match; returns the server's ``over`` message, or raises :class:`BotError`.
 
-    ``how`` is ``"quick"``, ``"create"`` or ``"join"`` (with ``code``).  ``on_code`` is
+    ``how`` is ``"quick"`` (``rated`` or casual), ``"create"`` or ``"join"`` (with
+    ``code``).  A quick request the bot re-sends after a reconnect (or a restart) keeps
+    its id, so it queues again or reopens the match it was paired into.  ``on_code`` is
     called with ``(match, invite code)`` once a created match exists, ``on_queued`` with
     ``wait`` when a quick match is queued with nobody to pair yet.
 
@@ -156,7 +159,7 @@ async def play(
                 lost_at, delay = None, 0.05
                 over = await _session(ws, st, how=how, code=code, game=game, url=url,
                                       config=dict(config or {}), bot=bot, name=name, seed=seed,
-                                      clock=clock, private=private, wait=wait,
+                                      clock=clock, private=private, rated=rated, wait=wait,
                                       on_code=on_code, on_queued=on_queued,
                                       drop_after=drop_after)
                 if over is not None:
@@ -195,7 +198,7 @@ async def play(
 
 async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | None,
                    game: str, url: str, config: dict[str, Any], bot: games.Bot, name: str,
-                   seed: str, clock: Mapping[str, Any] | None, private: bool,
+                   seed: str, clock: Mapping[str, Any] | None, private: bool, rated: bool,
                    wait: float | None, on_code: Callable[[str, str], None] | None,
                    on_queued: Callable[[float | None], None] | None,
                    drop_after: int | None) -> Message | None:
@@ -243,6 +246,8 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
         else:
             req = {"t": "quick", "id": "lobby", "game": game, "config": config,
                    "dice_commit": commit}
+            if rated:
+                req["rated"] = True
         if clock and how != "join":
             req["clock"] = dict(clock)
         await send(req)
@@ -291,7 +296,11 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
                 after = msg.get("retry_after")  # the server's word, else one token's time
                 await anyio.sleep(after if isinstance(after, int | float) and 0 <= after <= 60
                                   else pacer.retry_after())
-                if last:  # resend the same message (idempotent), paced this time
+                if str(msg.get("re", "")).startswith("open:") and st.match is not None:
+                    # The match is moving between server processes: ask again.
+                    await send({"t": "open", "id": msg["re"], "match": st.match,
+                                "since": st.cursor})
+                elif last:  # resend the same message (idempotent), paced this time
                     await send(last[0])
             elif msg["code"] == "unknown_game":
                 raise BotError("unknown_game", msg["message"])

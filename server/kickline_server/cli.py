@@ -32,6 +32,8 @@ from .cluster import DuplicateServer
 from .core import Clock
 from .identity import load_keyring, load_server_id, rotate_key
 from .lobby import LobbyLimits
+from .matchmaking import QueueLimits
+from .matchqueue import Window
 from .protocol import Limits
 from .retention import DAY, Retention
 from .startup import StartupError
@@ -185,8 +187,14 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         opts = config.resolve(args)
         trusted = TrustedProxies.parse(opts.trusted_proxy)
+        queue = QueueLimits(
+            window=Window(start=opts.queue_window, step=opts.queue_window_step,
+                          every=opts.queue_window_every, cap=opts.queue_window_cap),
+            tick=opts.queue_tick, requeue_grace=opts.requeue_grace)
         if opts.snapshot_every < 1:
             raise config.ConfigError(f"snapshot_every={opts.snapshot_every} must be at least 1")
+        if opts.log_window < 1:
+            raise config.ConfigError(f"log_window={opts.log_window} must be at least 1")
     except ValueError as exc:  # ConfigError included: one line naming the setting
         _say(str(exc))
         return 2
@@ -225,6 +233,8 @@ def _serve(args: argparse.Namespace) -> int:
             grace=opts.grace, restart_grace=opts.restart_grace,
             waiting_grace=opts.waiting_grace, reveal_timeout=opts.reveal_timeout,
             max_live_matches=opts.max_matches, snapshot_every=opts.snapshot_every,
+            log_window=opts.log_window,
+            queue=queue,
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
         admin_password=opts.admin_password, drain_timeout=opts.drain_timeout,
         worker=args.worker_index,

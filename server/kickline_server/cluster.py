@@ -102,10 +102,14 @@ class Node:
 
     async def keep(self, on_duplicate: Callable[[], None], *,
                    task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
-        """Renew the registration every TTL/3 until cancelled."""
+        """Renew the registration now (with the summary the server has by then) and every
+        TTL/3 until cancelled."""
         task_status.started()
+        first = True
         while True:
-            await anyio.sleep(self.ttl / 3)
+            if not first:
+                await anyio.sleep(self.ttl / 3)
+            first = False
             try:
                 got = await self._try()
             except (RedisError, OSError):

@@ -161,6 +161,18 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "claim the win (being away never forfeits by itself)"),
     Option("restart_grace", float, 60.0, "seconds added to every owed decision's clock "
            "when matches resume after a restart"),
+    # The rated quick-match window (matchqueue.Window) and the queue's pace.
+    Option("queue_window", float, 50.0, "rated quick match: the rating gap a player "
+           "accepts on arrival"),
+    Option("queue_window_step", float, 50.0, "rated quick match: how much the gap widens "
+           "at each step"),
+    Option("queue_window_every", float, 5.0, "rated quick match: seconds of waiting per "
+           "step"),
+    Option("queue_window_cap", float, 400.0, "rated quick match: the widest gap"),
+    Option("queue_tick", float, 1.0, "seconds between re-pairings of the rated queues (and "
+           "waiting counts sent)"),
+    Option("requeue_grace", float, 120.0, "seconds a player whose connection dropped keeps "
+           "their waiting time if they queue again"),
     Option("decision_time", float, 30.0, "free seconds per decision"),
     Option("time_bank", float, 300.0, "seconds of time bank per seat"),
     Option("max_timeouts", int, 3, "timeouts in a row that forfeit"),
@@ -209,6 +221,9 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("idle_timeout", float, 900.0, "seconds a silent connection stays open"),
     Option("send_queue", int, 256, "messages queued per connection before it is dropped"),
     Option("inbox", int, 64, "commands queued per match"),
+    Option("log_window", int, 64,
+           "log entries a live match keeps in memory (older ones are read back from the "
+           "store for a reconnect that missed more)"),
     Option("snapshot_every", int, 32,
            "log entries between two whole snapshots of a match (the saves between append "
            "the log only; a restart replays that tail)"),

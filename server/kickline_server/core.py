@@ -56,6 +56,11 @@ may run past the snapshot's ``log_len``, and that tail is replayed on restore). 
 restored; a match from before format 3 keeps rolling from the server's seed alone; a
 server from before format 4 would ignore the tail, so it refuses format 4."""
 
+LOG_WINDOW: Final = 64
+"""The log entries a server's live match keeps in memory (``log_window``; older ones are
+read back from the store when a reconnect needs them), so its memory does not grow with
+its length.  A core built without it holds its whole log."""
+
 SNAPSHOT_EVERY: Final = 32
 """By default a full snapshot is written every this many log entries (and whenever
 anything but decisions and their consequences changed); the persists in between append
@@ -259,6 +264,11 @@ _PRIVATE_ENTRY_FIELDS: Final = frozenset({"e", "re", "b"})
 in its prompts) and what only a restore needs (message ids, banks)."""
 
 
+def public_entry(entry: Plain) -> Plain:
+    """A log entry as the public log shows it."""
+    return {k: v for k, v in entry.items() if k not in _PRIVATE_ENTRY_FIELDS}
+
+
 @dataclass(slots=True)
 class _Conn:
     seat: int | None
@@ -307,6 +317,7 @@ class MatchCore:
         reveal_timeout: float = 20.0,
         reply_cache: int = 64,
         snapshot_every: int = SNAPSHOT_EVERY,
+        log_window: int | None = None,
         meta: Mapping[str, Plain] | None = None,
         restart_grace: float = 60.0,
     ) -> None:
@@ -331,7 +342,10 @@ class MatchCore:
         self.seats: list[SeatInfo | None] = [None, None]
         self.state: Any = None
         self.result: Plain | None = None
-        self.log = MatchLog()  # packed entries; the events are numbered across them
+        # Packed entries, the events numbered across them; only the last ``log_window``
+        # stay in memory (the store has them all): see needs_history and backfill.
+        self.log = MatchLog(log_window)
+        self.log_window = log_window
         self.persisted = 0
         self.snapshotted = 0  # the log's length at the last snapshot persisted
         self.reveal_timeout = reveal_timeout
@@ -400,6 +414,7 @@ class MatchCore:
         reply_cache: int = 64,
         restart_grace: float = 60.0,
         snapshot_every: int = SNAPSHOT_EVERY,
+        log_window: int | None = None,
     ) -> MatchCore:
         """Rebuild a core from its last snapshot and its stored log: the entries past
         the snapshot's ``log_len`` (each persisted, so acknowledged, after it) are
@@ -412,7 +427,7 @@ class MatchCore:
             clock=Clock.from_plain(snapshot["clock"]), grace=grace, waiting_ttl=waiting_ttl,
             waiting_grace=waiting_grace, reveal_timeout=reveal_timeout,
             reply_cache=reply_cache, meta=snapshot["meta"], restart_grace=restart_grace,
-            snapshot_every=snapshot_every,
+            snapshot_every=snapshot_every, log_window=log_window,
         )
         core.status = snapshot["status"]
         core.ended = snapshot.get("ended")
@@ -516,9 +531,19 @@ class MatchCore:
 
     def public_log(self) -> list[Plain]:
         """The log without events and restore-only fields: what a player needs to verify
-        the dice."""
-        return [{k: v for k, v in e.items() if k not in _PRIVATE_ENTRY_FIELDS}
-                for e in self.log]
+        the dice.  (The whole log must be held: see :meth:`backfill`.)"""
+        return [public_entry(e) for e in self.log]
+
+    def needs_history(self, cmd: Command) -> bool:
+        """Whether ``cmd`` needs log entries no longer held in memory: then pass the stored
+        log to :meth:`backfill` before handling it (a reconnect that missed more than
+        the log window, a spectator watching from the start)."""
+        return isinstance(cmd, Connect) and cmd.since < self.log.first_event
+
+    def backfill(self, stored: list[bytes]) -> None:
+        """Hold the whole log again for the next command (``stored``: every entry as the
+        store keeps them, from index 0)."""
+        self.log.backfill(stored)
 
     # -- the one entry point --
 
@@ -554,7 +579,9 @@ class MatchCore:
             self._timer(cmd, now, p)
         elif isinstance(cmd, Resume):
             self._resume(now, p)
-        return self._effects(p, now)
+        effects = self._effects(p, now)
+        self.log.trim(self.persisted)
+        return effects
 
     # -- commands --
 
@@ -925,9 +952,12 @@ class MatchCore:
             fair = {"commits": list(self.commits),
                     "contributions": [None if c is None else c.hex()
                                       for c in self.contributions]}
+        # ``log`` is None when the log's first entries are not held: the host fills it
+        # from the store, where the Persist before this message put every entry.
         return {"t": "over", "match": self.match_id, "result": self.result,
                 "seed": self.seed.hex(), "commit": self.commit, **fair, "config": self.config,
-                "game": self.game.name, "log": self.public_log()}
+                "game": self.game.name,
+                "log": self.public_log() if self.log.complete else None}
 
     def reserved_for(self, seat: int) -> str | None:
         """The player a reserved seat is kept for (``None``: not reserved)."""

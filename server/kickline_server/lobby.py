@@ -34,6 +34,7 @@ from .actor import Actor, ActorLimits, Peer, Stats
 from .addresses import address_key
 from .budgets import Budgets, Lockout, Rate
 from .core import (
+    LOG_WINDOW,
     SNAPSHOT_EVERY,
     Cancel,
     Claim,
@@ -54,12 +55,14 @@ from .dice import parse_commit
 from .errlog import Throttled
 from .identity import Tokens
 from .logs import PLAYER
+from .matchmaking import Matchmaker, QueueLimits, Ticket, queue_key
 from .players import PlayerLimits, Players, cookie_token
 from .protocol import PROTOCOL_VERSIONS, BadRequest, Close, Code, Message, MsgId, error, retry
 from .quarantine import DAMAGED_TEXT, Damaged
-from .results import Recorder
+from .ratings import POLICY
+from .results import Record, Recorder, mode_of
 from .routing import ROUTED, RemoteConnection, Router
-from .store import Store, StoreError, StoreUnavailable
+from .store import Store, StoreError, StoreUnavailable, unpack
 from .tournament import Refused
 from .transport import Connection
 
@@ -103,23 +106,14 @@ class LobbyLimits:
     """Seconds the first roll waits for committed dice contributions to be revealed."""
     reply_cache: int = 64
     snapshot_every: int = SNAPSHOT_EVERY
+    log_window: int = LOG_WINDOW
     max_live_matches: int = 20_000
     recent_ids: int = 10_000
     store_retry_after: float = 2.0
     """The ``retry_after`` of a ``busy`` answered because the store is unreachable."""
     actor: ActorLimits = field(default_factory=ActorLimits)
     players: PlayerLimits = field(default_factory=PlayerLimits)
-
-
-@dataclass(slots=True)
-class _Waiting:
-    conn: Connection
-    player: str
-    name: str
-    re: MsgId
-    clock: Clock
-    config: dict[str, Any]
-    commit: str | None = None
+    queue: QueueLimits = field(default_factory=QueueLimits)
 
 
 class Lobby:
@@ -150,7 +144,7 @@ class Lobby:
         self.clock = clock
         self.stats = stats or Stats()
         self.actors: dict[str, Actor] = {}
-        self.queue: dict[tuple[str, str], _Waiting] = {}
+        self.matchmaker = Matchmaker(self._quick_match, limits=limits.queue, clock=clock)
         self.recent: OrderedDict[tuple[str, str], str] = OrderedDict()
         self.games = games.available()
         self.accepting = True
@@ -310,9 +304,9 @@ class Lobby:
                 conns.discard(conn)
                 if not conns:
                     del self.online[conn.player]
-        for key, w in list(self.queue.items()):
-            if w.conn is conn:
-                del self.queue[key]
+        if conn.player is not None:
+            other = next(iter(self.online.get(conn.player, ())), None)
+            await self.matchmaker.detach(conn, other)
         for mid in sorted(conn.matches):
             actor = self.actors.get(mid)
             if actor is not None:
@@ -452,7 +446,7 @@ class Lobby:
         return {"grace": lim.grace, "waiting_ttl": lim.waiting_ttl,
                 "waiting_grace": lim.waiting_grace, "reveal_timeout": lim.reveal_timeout,
                 "reply_cache": lim.reply_cache, "restart_grace": lim.restart_grace,
-                "snapshot_every": lim.snapshot_every}
+                "snapshot_every": lim.snapshot_every, "log_window": lim.log_window}
 
     async def _load(self, mid: str) -> MatchCore | None:
         """The stored match (``None``: no such match); a match that cannot be restored
@@ -481,7 +475,8 @@ class Lobby:
                          reveal_timeout=self.limits.reveal_timeout,
                          reply_cache=self.limits.reply_cache, meta=meta,
                          restart_grace=self.limits.restart_grace,
-                         snapshot_every=self.limits.snapshot_every)
+                         snapshot_every=self.limits.snapshot_every,
+                         log_window=self.limits.log_window)
 
     async def _claim_code(self, match_id: str, length: int = CODE_LENGTH) -> str:
         while True:
@@ -502,8 +497,11 @@ class Lobby:
         if not core.meta.get("private"):
             return True
         organisers = core.meta.get("organisers") or []
+        # ``seating``: the players a quick match, challenge or rematch was made for.
+        # They are told before the actor has seated them, and may ``open`` it at once.
         return player is not None and (core.seat_of(player) is not None
-                                       or player in organisers)
+                                       or player in organisers
+                                       or player in (core.meta.get("seating") or ()))
 
     # -- checks --
 
@@ -730,7 +728,7 @@ class Lobby:
                     conn, msg["id"])
 
     async def _on_quick(self, conn: Connection, msg: Message) -> None:
-        if self._resent(conn, msg):
+        if self._resent(conn, msg):  # paired already (perhaps before a restart)
             return
         self._capacity(msg)
         ruleset = self._ruleset(msg)
@@ -738,45 +736,69 @@ class Lobby:
         clock = self._clock(msg)
         commit = self._commit(msg)
         player, name = self._player(conn)
-        # Requests pair on the ruleset's key (Kickline: mode and board); each player's
-        # own picks (Kickline: their team) go into the match the ruleset builds.
-        key = (ruleset.game.name, ruleset.game.quick_key(config))
-        waiting = self.queue.get(key)
-        if waiting is not None and waiting.player == player and waiting.re == msg["id"]:
-            waiting.conn = conn  # a resend (perhaps from a new connection): still queued
-            waiting.commit = commit
-            conn.push({"t": "ack", "re": msg["id"], "queued": True})
+        if await self.matchmaker.resend(conn, player, msg["id"], commit=commit):
             return
         self._may_hold(conn, msg, waiting=False)
-        if waiting is None or waiting.player == player:
-            if any(w.player == player for w in self.queue.values()):
-                raise BadRequest(Code.ALREADY_QUEUED, "you are already waiting for a quick "
-                                 "match; cancel it first", msg["id"])
-            self.queue[key] = _Waiting(conn, player, name, msg["id"], clock, config, commit)
-            conn.push({"t": "ack", "re": msg["id"], "queued": True})
-            return
-        del self.queue[key]
-        paired = dict(ruleset.game.quick_config(waiting.config, config))
-        core = self._new_core(ruleset, paired, waiting.clock,
-                              {"private": True, "quick": True})
+        # Requests pair on the ruleset's key (Kickline: mode and board); each player's
+        # own picks (Kickline: their team) go into the match the ruleset builds.
+        rated = bool(msg.get("rated", False))
+        game = ruleset.game.name
+        rating = POLICY.start
+        if rated:
+            standing = (await self.store.standings(player)).get(mode_of(game, config))
+            rating = standing.rating if standing is not None else POLICY.start
+        await self.matchmaker.request(
+            conn, msg["id"], queue_key(game, ruleset.game.quick_key(config), rated),
+            player=player, rating=rating, last_opponent=await self._last_opponent(player),
+            request={"game": game, "name": name, "config": config, "clock": clock.plain(),
+                     "commit": commit})
+
+    async def _last_opponent(self, player: str) -> str | None:
+        """Whom ``player`` last played (a person), from their history."""
+        last = await self.store.history(player, limit=1)
+        entry = Record(unpack(last[0])).entry_for(player) if last else None
+        opponent = entry["opponent"] if entry else None
+        return opponent["player"] if opponent else None
+
+    async def _quick_match(self, first: Ticket, second: Ticket) -> None:
+        """Make and start the match of a quick-match pair (the matchmaker's ``make``):
+        ``first`` waited longer and takes seat 0, their clock applies."""
+        a, b = first.entry.request, second.entry.request
+        if len(self.actors) >= self.limits.max_live_matches:
+            raise BadRequest(Code.BUSY, "the server is at its match limit")
+        ruleset = games.get(a["game"])
+        paired = dict(ruleset.game.quick_config(a["config"], b["config"]))
+        core = self._new_core(ruleset, paired, Clock.from_plain(a["clock"]),
+                              {"private": True, "quick": True, "rated": first.rated,
+                               "seating": [first.entry.player, second.entry.player]})
         await self._claim_codes(core)
         actor = await self._start(core)
-        conn.push({"t": "ack", "re": msg["id"], "queued": False})
-        self._remember(conn, msg["id"], core.match_id)
-        self._remember_id(waiting.player, repr(waiting.re), core.match_id)
-        for seat, (c, p, n, d) in enumerate([
-                (waiting.conn, waiting.player, waiting.name, waiting.commit),
-                (conn, player, name, commit)]):
+        for seat, t in enumerate((first, second)):
+            c, p = t.conn, t.entry.player
+            self._remember_id(p, repr(t.re), core.match_id)
             self._hold(core.match_id, p, c.address)
             c.matches.add(core.match_id)
-            c.push({"t": "matched", "match": core.match_id, "seat": seat})
-            actor.offer(Sit(seat, p, n, conn=c.id, commit=d), c)
+            c.push({"t": "matched", "match": core.match_id, "seat": seat,
+                    "rated": first.rated})
+            actor.offer(Sit(seat, p, t.entry.request["name"], conn=c.id,
+                            commit=t.entry.request.get("commit")), c)
+            if c not in self.online.get(p, ()):  # it closed while the match was made
+                actor.offer(Disconnect(c.id))
 
     async def _on_cancel(self, conn: Connection, msg: Message) -> None:
-        found = [k for k, w in self.queue.items() if w.conn is conn]
-        for k in found:
-            del self.queue[k]
-        conn.push({"t": "ack", "re": msg["id"], "cancelled": bool(found)})
+        player, _ = self._player(conn)
+        cancelled = await self.matchmaker.cancel(player)
+        conn.push({"t": "ack", "re": msg["id"], "cancelled": cancelled})
+
+    async def _on_queues(self, conn: Connection, msg: Message) -> None:
+        ruleset = self._ruleset(msg)
+        config = self._config(ruleset, msg)
+        qk = ruleset.game.quick_key(config)
+        game = ruleset.game.name
+        counts = await self.matchmaker.counts([queue_key(game, qk, r) for r in (False, True)])
+        conn.push({"t": "ack", "re": msg["id"], "waiting": {
+            "casual": counts[queue_key(game, qk, False)],
+            "rated": counts[queue_key(game, qk, True)]}})
 
     async def _on_list(self, conn: Connection, msg: Message) -> None:
         game = msg.get("game")
@@ -1016,10 +1038,21 @@ class Lobby:
         actor = self.actors.get(mid) or await self.adopt_now(mid)
         core = actor.core if actor is not None else await self._core(mid, msg["id"])
         # A private match the sender may not see answers exactly as no match would.
-        if core is None or not (invited or self.may_see(core, conn.player)) or (
-                actor is None and core.status != "over"):
-            # (Not live here and not over: another server runs it.)
+        if core is None or not (invited or self.may_see(core, conn.player)):
             raise BadRequest(Code.NOT_FOUND, f"no match {mid!r} on this server", msg["id"])
+        if actor is None and core.status != "over":
+            # Not live here and not over: another process runs it (it took it between
+            # our look at its lease and now), or it is moving between processes.
+            owner = await self.router.owner_of(mid) if self.router is not None else None
+            if owner is not None and owner != self.owner and isinstance(conn, Connection):
+                self.router.forward(owner, conn, msg, mid)  # type: ignore[union-attr]
+                return
+            if self.router is None:
+                raise BadRequest(Code.NOT_FOUND, f"no match {mid!r} on this server",
+                                 msg["id"])
+            raise BadRequest(Code.BUSY, "this match is moving to another server process; "
+                             "resend the same message shortly", msg["id"],
+                             retry_after=1)
         if actor is not None:
             if attach:
                 conn.matches.add(mid)

@@ -20,9 +20,9 @@ queue.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +31,12 @@ class Window:
     step: float = 50.0
     every: float = 5.0
     cap: float = 400.0
+
+    def __post_init__(self) -> None:
+        if not (0 <= self.start <= self.cap and self.step >= 0 and self.every > 0):
+            raise ValueError(f"the rated queue's window needs 0 <= start ({self.start:g}) <= "
+                             f"cap ({self.cap:g}), step >= 0 ({self.step:g}) and every > 0 "
+                             f"({self.every:g})")
 
     def at(self, waited: float) -> float:
         """The half-width of a player's window after ``waited`` seconds."""
@@ -43,6 +49,9 @@ class Entry:
     rating: float
     since: float
     last_opponent: str | None = None
+    request: Any = None
+    """What the match needs from this player's request (plain data: name, config,
+    clock, request id), so that whoever pairs it can make the match."""
 
 
 def pair(entries: Sequence[Entry], now: float, *, rated: bool,
@@ -67,55 +76,109 @@ def pair(entries: Sequence[Entry], now: float, *, rated: bool,
             waiting.remove(match)
             out.append((first, match))
         return out
-    # Rated: the closest partner of anyone is a neighbour in rating order, so only
-    # neighbours are candidates: a heap of neighbour gaps over a linked list; taking a
-    # pair joins its outer neighbours, which become candidates in turn.  O(n log n).
+    # Rated: each player's closest allowed partner above them in rating order is the
+    # first one, scanning up, whose gap both windows accept (a neighbour's narrow window
+    # must not hide a farther player whose window is wide).  A heap holds each player's
+    # candidate; a popped candidate already taken is replaced by the next one up.  The
+    # scan stops at the player's own window, so it is short (O(n log n) pairings when
+    # most candidates are neighbours, as in a busy queue).
     ordered = sorted(entries, key=lambda e: (e.rating, e.since, e.player))
     n = len(ordered)
+    width = [window.at(now - e.since) for e in ordered]
     nxt = list(range(1, n + 1))
     prv = list(range(-1, n - 1))
     alive = [True] * n
     heap: list[tuple[float, float, int, int]] = []
 
     def offer(i: int, j: int) -> None:
-        if i >= 0 and j < n:
-            a, b = ordered[i], ordered[j]
-            gap = b.rating - a.rating
-            if gap <= min(window.at(now - a.since), window.at(now - b.since)) and not (
-                    rematch(a, b)):
-                heapq.heappush(heap, (gap, min(a.since, b.since), i, j))
+        """Push i's first allowed partner at or above j (skipping players taken)."""
+        a = ordered[i]
+        while j < n and ordered[j].rating - a.rating <= width[i]:
+            b = ordered[j]
+            if alive[j] and b.rating - a.rating <= width[j] and not rematch(a, b):
+                heapq.heappush(heap, (b.rating - a.rating, min(a.since, b.since), i, j))
+                return
+            j = nxt[j]
 
     for i in range(n - 1):
         offer(i, i + 1)
     while heap:
         _, _, i, j = heapq.heappop(heap)
-        if not (alive[i] and alive[j] and nxt[i] == j):
+        if not alive[i]:
+            continue
+        if not alive[j]:
+            offer(i, nxt[j])
             continue
         alive[i] = alive[j] = False
         a, b = ordered[i], ordered[j]
         out.append((a, b) if (a.since, a.player) <= (b.since, b.player) else (b, a))
-        left, right = prv[i], nxt[j]
-        if left >= 0:
-            nxt[left] = right
-        if right < n:
-            prv[right] = left
-        offer(left, right)
+        for k in (i, j):  # unlink both
+            if prv[k] >= 0:
+                nxt[prv[k]] = nxt[k]
+            if nxt[k] < n:
+                prv[nxt[k]] = prv[k]
     return out
 
 
+def partner(entries: Sequence[Entry], newcomer: Entry, now: float, *, rated: bool,
+            window: Window = Window()) -> Entry | None:
+    """Whom a newcomer pairs with on arrival, by the same rules as :func:`pair` (the
+    closest rating inside both windows, ties to the longer wait; casual: the longest
+    wait), or ``None``.  One pass over the queue rather than a whole pairing, since
+    every arrival asks; :func:`pair` runs on every tick for the rest."""
+    others = [e for e in entries if e.player != newcomer.player]
+    others_wait = len(others) > 1
+
+    def allowed(e: Entry) -> bool:
+        if others_wait and (e.last_opponent == newcomer.player
+                            or newcomer.last_opponent == e.player):
+            return False
+        if not rated:
+            return True
+        gap = abs(e.rating - newcomer.rating)
+        return gap <= min(window.at(now - e.since), window.at(now - newcomer.since))
+
+    best: Entry | None = None
+    for e in others:
+        if not allowed(e):
+            continue
+        if rated:
+            rank = (abs(e.rating - newcomer.rating), e.since, e.player)
+            if best is None or rank < (abs(best.rating - newcomer.rating), best.since,
+                                       best.player):
+                best = e
+        elif best is None or (e.since, e.player) < (best.since, best.player):
+            best = e
+    return best
+
+
 class QueueState(Protocol):
-    """Where the waiting entries live, per queue key.  The in-process implementation is
-    :class:`MemoryQueue`; a shared one (Redis) makes every process see one queue."""
+    """Where the waiting entries live, per queue key, one entry per player.
 
-    def add(self, key: str, entry: Entry) -> None: ...
+    The in-process implementation is :class:`MemoryQueue`.  A shared one (Redis) makes
+    every process see one queue: each method is one atomic step, and :meth:`take` lets
+    two processes that computed the same pair race safely (only one takes it)."""
 
-    def remove(self, player: str) -> str | None:
-        """Drop the player's entry (from any queue); returns its key."""
+    async def add(self, key: str, entry: Entry) -> None:
+        """Put the player's entry in queue ``key`` (dropping any entry they had)."""
         ...
 
-    def waiting(self, key: str) -> list[Entry]: ...
+    async def remove(self, player: str) -> tuple[str, Entry] | None:
+        """Drop the player's entry (from any queue); returns its key and entry."""
+        ...
 
-    def keys(self) -> Iterable[str]: ...
+    async def take(self, key: str, players: Sequence[str]) -> bool:
+        """Remove these players' entries from ``key`` if every one is still there;
+        ``False`` (nothing removed) otherwise."""
+        ...
+
+    async def find(self, player: str) -> tuple[str, Entry] | None: ...
+
+    async def waiting(self, key: str) -> list[Entry]: ...
+
+    async def count(self, key: str) -> int: ...
+
+    async def keys(self) -> list[str]: ...
 
 
 class MemoryQueue:
@@ -126,22 +189,41 @@ class MemoryQueue:
         self._queues: dict[str, dict[str, Entry]] = {}
         self._where: dict[str, str] = {}
 
-    def add(self, key: str, entry: Entry) -> None:
-        self.remove(entry.player)
+    async def add(self, key: str, entry: Entry) -> None:
+        self._drop(entry.player)
         self._queues.setdefault(key, {})[entry.player] = entry
         self._where[entry.player] = key
 
-    def remove(self, player: str) -> str | None:
-        key = self._where.pop(player, None)
-        if key is not None:
-            q = self._queues[key]
-            q.pop(player, None)
-            if not q:
-                del self._queues[key]
-        return key
+    async def remove(self, player: str) -> tuple[str, Entry] | None:
+        return self._drop(player)
 
-    def waiting(self, key: str) -> list[Entry]:
+    def _drop(self, player: str) -> tuple[str, Entry] | None:
+        key = self._where.pop(player, None)
+        if key is None:
+            return None
+        q = self._queues[key]
+        entry = q.pop(player)
+        if not q:
+            del self._queues[key]
+        return key, entry
+
+    async def take(self, key: str, players: Sequence[str]) -> bool:
+        q = self._queues.get(key, {})
+        if not all(p in q for p in players):
+            return False
+        for p in players:
+            self._drop(p)
+        return True
+
+    async def find(self, player: str) -> tuple[str, Entry] | None:
+        key = self._where.get(player)
+        return None if key is None else (key, self._queues[key][player])
+
+    async def waiting(self, key: str) -> list[Entry]:
         return list(self._queues.get(key, {}).values())
 
-    def keys(self) -> Iterable[str]:
+    async def count(self, key: str) -> int:
+        return len(self._queues.get(key, ()))
+
+    async def keys(self) -> list[str]:
         return list(self._queues)

@@ -105,7 +105,7 @@ class Ops:
         lobby = self.lobby
         metrics.LIVE_MATCHES.set(len(lobby.actors))
         metrics.CONNECTIONS.set(self.connections())
-        metrics.QUICK_WAITING.set(len(lobby.queue))
+        metrics.QUICK_WAITING.set(len(lobby.matchmaker.tickets))
         metrics.INBOX_QUEUED.set(sum(a.queued for a in list(lobby.actors.values())))
         metrics.SEND_QUEUED.set(sum(c.queued for c in list(lobby.conns)))
         metrics.RETRYING.set(self.stats.retrying)
@@ -159,7 +159,7 @@ class Ops:
             "ready": not h.not_ready(self.stats), "why_not_ready": h.not_ready(self.stats),
             "matches": {"live": len(lobby.actors), **by_status},
             "connections": self.connections(),
-            "quick_waiting": len(lobby.queue),
+            "quick_waiting": len(lobby.matchmaker.tickets),
             "store": {"kind": self.store_kind, "ok": h.store_ok, "ping_ms": h.store_ms,
                       "error": h.store_error, "retrying_matches": self.stats.retrying,
                       "retries": self.stats.retries},

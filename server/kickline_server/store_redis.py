@@ -20,8 +20,17 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
+from redis.exceptions import (
+    BusyLoadingError,
+    ClusterDownError,
+    MasterDownError,
+    OutOfMemoryError,
+    ReadOnlyError,
+    ResponseError,
+    TryAgainError,
+    WatchError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ResponseError, WatchError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .accounts import Account
@@ -116,6 +125,14 @@ return 0
 """
 
 
+_PASSING = frozenset({"OOM", "MISCONF", "LOADING", "READONLY", "BUSY", "MASTERDOWN",
+                      "NOREPLICAS", "TRYAGAIN", "CLUSTERDOWN"})
+"""Redis error replies that mean "not now" rather than "never" (by their prefix)."""
+_PASSING_TYPES = (OutOfMemoryError, ReadOnlyError, BusyLoadingError, TryAgainError,
+                  MasterDownError, ClusterDownError)
+"""The same, as redis-py raises them (it strips the prefix)."""
+
+
 class RedisStore:
     """:class:`~.store.Store` on a Redis server."""
 
@@ -145,6 +162,13 @@ class RedisStore:
             return await fn()
         except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
             raise StoreUnavailable(f"redis: {exc}") from exc
+        except ResponseError as exc:
+            # Redis is up but cannot take writes now (out of memory, a failed disk write
+            # with stop-writes-on-bgsave-error, loading its data, a read-only replica):
+            # like an outage, it passes; the caller retries or answers busy.
+            if isinstance(exc, _PASSING_TYPES) or str(exc).split(" ", 1)[0] in _PASSING:
+                raise StoreUnavailable(f"redis: {type(exc).__name__}: {exc}") from exc
+            raise
 
     async def ping(self) -> None:
         await self._call(lambda: self._r.ping())

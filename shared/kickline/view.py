@@ -14,7 +14,7 @@ from typing import Any
 from .board import HOME, SIDE_NAMES, VISITORS
 from .engine import ASK, SECRET, holds_gambits, to_act
 from .roster import ROLE_SKILLS, TEAMS
-from .state import PLAIN_FORMAT, Config, State, pid, role
+from .state import PLAIN_FORMAT, Config, Player, State, pid, role
 
 STATUS = {"F": "field", "B": "bench", "X": "back-bench"}
 
@@ -46,23 +46,49 @@ def _cards(config: Config, home_seat: int) -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=16)
+def _entries(config: Config, home_seat: int) -> tuple[dict[Player, dict[str, Any]], ...]:
+    """Per player of a match, its view entries by the player's state (``exhausted`` is a
+    function of it and the config too).  Views share the entries of players that did
+    not change (16 of 18 per decision, typically), so a view builds only the others, and
+    a host comparing two views (view patches) finds the unchanged ones identical at
+    once.  Views are read-only plain data: never change one."""
+    return tuple({} for _ in range(18))
+
+
+_MAX_ENTRIES = 256
+"""Entries kept per player and match setting before starting afresh (at most ~3 MB per
+setting, 16 settings)."""
+
+
+def _entry(s: State, i: int, card: dict[str, Any], p: Player) -> dict[str, Any]:
+    names = s.board.names
+    entry = dict(card)
+    entry["status"] = STATUS[p.status]
+    entry["space"] = names[p.pos] if p.pos else None
+    entry["zone"] = p.zone or None
+    entry["arrangement"] = names[p.arr] if p.arr else None
+    entry["tokens"] = p.tokens
+    entry["injured"] = p.injured
+    entry["exhausted"] = s.exhausted(i)  # the engine's reading, Drained Cyborgs too (20.3.3)
+    return entry
+
+
 def view(s: State, seat: int | None) -> dict[str, Any]:
     """Plain data for ``seat`` (0 or 1) or a spectator (``None``)."""
     if seat not in (0, 1, None):
         raise ValueError(f"no seat {seat!r}")
     b = s.board
     my_side = s.side_of(seat) if seat is not None and s.home_seat >= 0 else None
-    names = b.names
     players = []
-    for i, (card, p) in enumerate(zip(_cards(s.config, s.home_seat), s.players, strict=True)):
-        entry = dict(card)
-        entry["status"] = STATUS[p.status]
-        entry["space"] = names[p.pos] if p.pos else None
-        entry["zone"] = p.zone or None
-        entry["arrangement"] = names[p.arr] if p.arr else None
-        entry["tokens"] = p.tokens
-        entry["injured"] = p.injured
-        entry["exhausted"] = s.exhausted(i)  # the engine's reading, Drained Cyborgs too (20.3.3)
+    cards = _cards(s.config, s.home_seat)
+    for i, (known, p) in enumerate(zip(_entries(s.config, s.home_seat), s.players,
+                                       strict=True)):
+        entry = known.get(p)
+        if entry is None:
+            if len(known) >= _MAX_ENTRIES:
+                known.clear()
+            entry = known[p] = _entry(s, i, cards[i], p)
         players.append(entry)
     kind, seats, secret = to_act(s)
     top = s.stack[-1]

@@ -198,6 +198,8 @@ async function scenarioVsBot(browser) {
   const stats = await page.evaluate(() => ({ mismatches: window.__kickline.preview.mismatches, ready: window.__kickline.preview.ready, timings: window.__kickline.preview.timings.length, config: window.__kickline.match.prompt.view.config }));
   if (stats.config.mode !== "advanced" || stats.config.teams.join() !== "telekinetics,cyborgs") problems.push(`vs-bot config ${JSON.stringify(stats.config)}`);
   if (!/✓ The revealed seed matches/.test(fair) || !/✓ Every die/.test(fair)) problems.push(`fairness check: ${fair}`);
+  // The dice were mixed with this browser's own random number (dice.js), and it says so.
+  if (!/✓ Your device's random number is the one mixed/.test(fair)) problems.push(`own dice contribution: ${fair}`);
   if (stats.mismatches) problems.push(`${stats.mismatches} preview mismatches`);
   await ctx.close();
   return { decisions: n + rest, fair, stats, recordFile, kinds: [...kinds], problems };

@@ -64,7 +64,15 @@ def server_url(client_build: Path, tmp_path_factory: pytest.TempPathFactory) -> 
     exe = Path(sys.executable).with_name("kickline")
     cmd = [str(exe) if exe.exists() else sys.executable, *([] if exe.exists() else
            ["-m", "kickline_server.cli"]), "serve", "--host", "127.0.0.1", "--port", str(port),
-           "--data-dir", str(data), "--client-dir", str(CLIENT)]
+           "--data-dir", str(data), "--client-dir", str(CLIENT),
+           # Every browser of every scenario comes from 127.0.0.1, and a fresh page load
+           # is some 50 requests (one connection each): the per-address budget of 240
+           # connections a minute would refuse files (429) to whichever test comes next.
+           "--connections-per-minute", "0",
+           # The scenarios test the client, not the clock: on a busy machine a browser
+           # spent the default 30 s + 300 s bank and lost its match on timeouts (seen at
+           # load 30 in a whole-suite run), so every seat gets the most time there is.
+           "--decision-time", "3600", "--time-bank", "36000"]
     log = (data / "server.log").open("w")
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"

@@ -31,12 +31,35 @@ async function shot(page, name) {
   await page.screenshot({ path: path.join(shotDir, `${name}.png`), fullPage: false });
 }
 
+const pages = []; // every page opened, for the report when a scenario fails
+
+// What a page shows, in brief (for a failure's report).
+async function glance(page) {
+  try {
+    return await page.evaluate(() => {
+      const a = window.__kickline;
+      const m = a.match;
+      return { hash: location.hash, conn: a.link && a.link.state, name: a.welcome && a.welcome.name, queued: a.queued,
+        match: m && { id: m.id, status: m.prompt && m.prompt.status, over: !!m.over },
+        toast: document.querySelector("#toast").hidden ? null : document.querySelector("#toast").textContent,
+        main: document.querySelector("#main").innerText.slice(0, 300) };
+    });
+  } catch (e) { return String(e); }
+}
+
+const problems = []; // what went wrong, the scenario's and the pages' own errors
+
 async function phone(browser) {
   const ctx = await browser.newContext(PHONE);
   const page = await ctx.newPage();
-  const problems = [];
+  pages.push(page);
   page.on("pageerror", (e) => problems.push(`page error: ${e}`));
-  return { ctx, page, problems };
+  page.on("response", (r) => { if (r.status() >= 400) problems.push(`${r.status()} for ${r.url()}`); });
+  page.on("requestfailed", (r) => {
+    const why = r.failure() && r.failure().errorText;
+    if (why !== "net::ERR_ABORTED") problems.push(`request failed: ${r.url()} ${why}`); // aborted: the page closed
+  });
+  return { ctx, page };
 }
 
 const welcomed = (page) => page.waitForFunction(() => window.__kickline.welcome !== null, null, { timeout: 15000 });
@@ -61,7 +84,6 @@ async function refusal(page) {
 async function scenarioIdentity(browser) {
   const a = await phone(browser);
   const { page } = a;
-  const problems = a.problems;
   const name = await setName(page, "Ida");
   const first = await me(page);
   // The server's HttpOnly cookie is set from the welcome's ticket.
@@ -81,7 +103,6 @@ async function scenarioIdentity(browser) {
   // A second phone whose page kept a name but no token (an older client did that): it
   // is asked for a name instead of being refused over and over.
   const b = await phone(browser);
-  problems.push(...b.problems);
   let sockets = 0;
   b.page.on("websocket", () => sockets++);
   await b.page.goto(base + "/");
@@ -116,14 +137,41 @@ async function scenarioIdentity(browser) {
   return { name, other, sockets, problems };
 }
 
-const scenarios = { identity: scenarioIdentity };
+// Two phones in the rated queue: the lobby counts who waits, the queue says how it
+// stands, and the two are paired into a rated match.
+async function scenarioRatedQueue(browser) {
+  const a = await phone(browser);
+  const b = await phone(browser);
+  await setName(a.page, "Rana");
+  await setName(b.page, "Rolf");
+  await a.page.locator("#quick-rated").tap();
+  await a.page.waitForSelector("#queue-status", { timeout: 10000 });
+  const status = await a.page.locator("#queue-status").textContent();
+  if (!/Rated queue: only you so far/.test(status)) problems.push(`queue status: ${status}`);
+  // B's lobby counts A (asked when the lobby opens, and every 10 s).
+  await b.page.reload();
+  await b.page.waitForFunction(() => /1 rated/.test((document.querySelector("#queue-counts") || {}).textContent || ""), null, { timeout: 25000 });
+  await shot(b.page, "lobby-queue-counts");
+  await b.page.locator("#quick-rated").tap();
+  for (const p of [a.page, b.page]) {
+    await p.waitForFunction(() => { const m = window.__kickline.match; return m && m.prompt && m.prompt.status === "playing"; }, null, { timeout: 20000 });
+  }
+  const rated = await Promise.all([a.page, b.page].map((p) => p.evaluate(() => window.__kickline.match.prompt.rated)));
+  if (!rated.every((x) => x === true)) problems.push(`the match is not rated: ${rated}`);
+  await a.ctx.close();
+  await b.ctx.close();
+  return { status, problems };
+}
+
+const scenarios = { identity: scenarioIdentity, "rated-queue": scenarioRatedQueue };
 
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROME_ARGS, headless: true });
 let out;
 try {
   out = await scenarios[scenario](browser);
 } catch (e) {
-  out = { problems: [String(e && e.stack ? e.stack : e)] };
+  problems.push(String(e && e.stack ? e.stack : e));
+  out = { problems, pages: await Promise.all(pages.map(glance)) };
 } finally {
   await browser.close();
 }

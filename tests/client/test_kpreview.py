@@ -91,3 +91,34 @@ def test_verify_replays_the_log_and_catches_a_wrong_die() -> None:
     bad[first_roll]["o"] = "12" if bad[first_roll]["o"] != "12" else "1"
     out = json.loads(kpreview.verify(cfg, seed.hex(), json.dumps(bad), 0))
     assert not out["ok"] and f"entry {first_roll}" in out["error"]
+
+
+def test_verify_mixes_the_players_contributions_into_the_dice_as_the_server_does() -> None:
+    from kickline_server.dice import dice_seed
+
+    seed, mine = bytes(range(32)), bytes([7]) * 32
+    rng = random.Random(int.from_bytes(dice_seed(seed, [mine, None]), "big"))
+    s = kickline.GAME.setup({"mode": "training", "board": 7})
+    log: list[Any] = []
+    pick = random.Random(6)
+    for _ in range(300):
+        ta = kickline.GAME.to_act(s)
+        if ta.kind == "over":
+            break
+        if ta.kind == "chance":
+            outcomes = kickline.GAME.chance_outcomes(s)
+            value = outcomes[rng.randrange(len(outcomes))].value
+            log.append({"k": "c", "o": value, "w": len(outcomes)})
+            s, _ = kickline.GAME.apply_chance(s, value)
+            continue
+        for seat in ta.seats:
+            d = pick.choice(list(kickline.GAME.legal(s, seat)))
+            log.append({"k": "d", "s": seat, "d": d, "v": 0, "by": "p"})
+            s, _ = kickline.GAME.apply(s, seat, d)
+    cfg = json.dumps({"mode": "training", "board": 7})
+    mixed = json.dumps([mine.hex(), None])
+    assert json.loads(kpreview.verify(cfg, seed.hex(), json.dumps(log), 0, mixed))["ok"]
+    # The seed alone, or another contribution, does not give these dice.
+    assert not json.loads(kpreview.verify(cfg, seed.hex(), json.dumps(log), 0))["ok"]
+    other = json.dumps([bytes(32).hex(), None])
+    assert not json.loads(kpreview.verify(cfg, seed.hex(), json.dumps(log), 0, other))["ok"]

@@ -15,3 +15,8 @@ def test_identity_survives_wiped_storage_and_refused_names_are_explained(
         server_url: str) -> None:
     out = run(server_url, "identity", script="players.mjs")
     assert out["name"] != out["other"]
+
+
+def test_the_rated_queue_counts_who_waits_and_pairs_two_phones(server_url: str) -> None:
+    out = run(server_url, "rated-queue", script="players.mjs")
+    assert "only you" in str(out["status"])

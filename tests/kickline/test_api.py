@@ -222,3 +222,54 @@ def test_the_default_decision_for_a_player_out_of_time_commits_to_nothing() -> N
     assert kickline.default_decision(k, 0) == "skip"
     with pytest.raises(IllegalDecision):
         kickline.default_decision(k, 1)
+
+
+def test_the_second_secret_chooser_may_choose_on_the_phases_first_version() -> None:
+    """Both seats are prompted at the phase's first version; the first choice moves the
+    version on, and the second chooser's choice, made on that same first version, is
+    still accepted (nothing it could see changed), not refused as stale."""
+    m = Match(position(**_opening(), ball="M2"))
+    m.do("action maneuver")
+    s = m.state
+    first = s.version
+    s1, _ = kickline.apply(s, 0, "card high-pass", version=first)
+    assert s1.version == first + 1
+    s2, ev = kickline.apply(s1, 1, "card steal", version=first)  # made on the first
+    assert next(e for e in ev if e["t"] == "reveal")["defense"] == "steal"
+    with pytest.raises(StaleVersion):  # older than the phase: a decision about the past
+        kickline.apply(s1, 1, "card steal", version=first - 1)
+    with pytest.raises(StaleVersion):  # and once the phase is over, no longer
+        kickline.apply(s2, 0, kickline.legal(s2, 0)[0] if kickline.legal(s2, 0) else "x",
+                       version=first)
+
+
+def test_a_side_the_engine_filled_does_not_make_an_older_version_good() -> None:
+    """A side with one legal secret choice is filled by the engine without a version of
+    its own: the version before the phase is then a decision about an earlier state."""
+    import random
+
+    from kickline.engine.machine import SECRET, _top
+
+    game = kickline.GAME
+    for seed in range(40):
+        rng = random.Random(seed)
+        s = game.setup({"mode": "standard", "board": 7, "teams": ["cyborgs", "oozes"]})
+        for _ in range(2000):
+            ta = game.to_act(s)
+            if ta.kind == "over":
+                break
+            if ta.kind == "chance":
+                s, _ = game.apply_chance(s, rng.choice(game.chance_outcomes(s)).value)
+                continue
+            f = _top(s)
+            filled = [side for side in (0, 1) if s.secret[side]]
+            if f[0] in SECRET and len(filled) == 1 and len(
+                    SECRET[f[0]].legal(s, f, filled[0])) == 1:
+                seat = ta.seats[0]
+                with pytest.raises(StaleVersion):
+                    kickline.apply(s, seat, kickline.legal(s, seat)[0], version=s.version - 1)
+                kickline.apply(s, seat, kickline.legal(s, seat)[0], version=s.version)
+                return
+            seat = rng.choice(ta.seats)
+            s, _ = game.apply(s, seat, rng.choice(list(game.legal(s, seat))))
+    pytest.fail("no secret choice with one side filled by the engine in 40 matches")

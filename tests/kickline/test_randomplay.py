@@ -20,7 +20,7 @@ from harness import run_many
 
 # Matches per board in each mode. Standard and advanced cycle through all 16 ordered
 # pairings of the species teams (harness.PAIRINGS), so each count is a multiple of 16.
-MATCHES = {"training": 400, "standard": 160, "advanced": 160}
+MATCHES = {"training": 400, "standard": 240, "advanced": 240}
 DEEP = {"training": 40, "standard": 16, "advanced": 16}  # every legal decision applied
 CHUNK = 40
 

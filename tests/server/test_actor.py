@@ -13,7 +13,7 @@ import pytest
 
 from kickline_server import toy
 from kickline_server.actor import Actor, ActorLimits
-from kickline_server.core import Clock, Decide, MatchCore, Sit
+from kickline_server.core import Clock, Connect, Decide, MatchCore, Resign, Sit
 from kickline_server.store import Store, StoreUnavailable
 from kickline_server.store_sqlite import SqliteStore
 
@@ -192,5 +192,46 @@ async def test_a_failing_command_reloads_the_last_saved_state(tmp_path: Path) ->
             actor.offer(Decide(1, "a", "z", 0, "jog"), a)
             await until(lambda: any(m["t"] == "ack" and m["re"] == "z" for m in a.got))
             assert [e["d"] for e in actor.core.log if e["k"] == "d"] == ["jog", "jog"]
+            tg.cancel_scope.cancel()
+    await inner.aclose()
+
+
+async def test_the_log_past_the_window_comes_back_from_the_store(tmp_path: Path) -> None:
+    """With only two log entries held in memory, a reconnect from the start still gets
+    every event, and the end's public log is every entry, both read from the store."""
+    inner = SqliteStore(tmp_path / "db")
+    store = GatedStore(inner)
+    store.gate.set()
+    assert await inner.acquire("m1", "me", 30)
+    a, b, again = Peer(1), Peer(2), Peer(3)
+    actor = Actor(core(log_window=2), store, owner="me")
+
+    def prompts(p: Peer) -> list[dict[str, Any]]:
+        return [m for m in p.got if m["t"] == "prompt"]
+
+    with anyio.fail_after(10):
+        async with anyio.create_task_group() as tg:
+            await tg.start(actor.run)
+            actor.offer(Sit(0, "a", "A", conn=1), a)
+            actor.offer(Sit(1, "b", "B", conn=2), b)
+            for n in range(4):  # two rounds: each seat jogs, two dice each round
+                for seat, peer in ((0, a), (1, b)):
+                    await until(lambda p=peer: prompts(p) and prompts(p)[-1]["legal"])
+                    version = prompts(peer)[-1]["version"]
+                    actor.offer(Decide(seat + 1, "ab"[seat], f"{n}{seat}", version, "jog"),
+                                peer)
+                    await until(lambda p=peer, v=version: any(
+                        m["t"] == "ack" and m.get("version", -1) > v for m in p.got))
+            assert len(actor.core.log) > 2 and not actor.core.log.complete
+            actor.offer(Connect(3, "a", since=0), again)
+            await until(lambda: prompts(again))
+            got = [e for p in prompts(a) for e in p["events"]]
+            assert prompts(again)[-1]["events"] == got
+            actor.offer(Resign(1, "a", "r"), a)
+            await until(lambda: any(m["t"] == "over" for m in a.got))
+            over = next(m for m in a.got if m["t"] == "over")
+            stored = await inner.load("m1")
+            assert stored is not None and len(over["log"]) == len(stored.log) > 2
+            assert all("e" not in e and "re" not in e for e in over["log"])
             tg.cancel_scope.cancel()
     await inner.aclose()

@@ -250,3 +250,27 @@ async def test_serve_workers_shares_one_port_between_processes(
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=40) == 0
+
+
+async def test_the_status_page_lists_every_process_on_the_redis(
+    serve: Any, server_config: Any, redis_url: str, key_prefix: str, tmp_path: Path
+) -> None:
+    import base64
+    import json
+    import urllib.request
+
+    first = server_config(admin_password="pw", **shared(redis_url, key_prefix, ttl=15.0))
+    second = replace(first, data_dir=tmp_path / "second")
+    auth = {"Authorization": "Basic " + base64.b64encode(b"admin:pw").decode()}
+    async with serve(first) as url_a, serve(second):
+        base = url_a.replace("ws://", "http://").removesuffix("/ws")
+
+        def status() -> dict[str, Any]:
+            req = urllib.request.Request(base + "/status.json", headers=auth)
+            with urllib.request.urlopen(req, timeout=5) as r:
+                return dict(json.loads(r.read()))
+        with anyio.fail_after(20):
+            while len((got := await anyio.to_thread.run_sync(status))["processes"]) < 2:
+                await anyio.sleep(0.5)
+    assert got["node"] in got["processes"] and got["store"]["kind"] == "redis"
+    assert all("pid" in p and "matches" in p for p in got["processes"].values())

@@ -627,3 +627,59 @@ def test_after_a_restart_a_waiting_creator_has_the_grace_to_come_back() -> None:
     again = Host(core)
     again.do(Resume(), now=1000.0)
     assert again.timers == {"expire": 1120.0}
+
+
+def test_a_live_match_holds_only_the_log_window_and_catches_up_from_the_store() -> None:
+    """Memory does not grow with a match's length: only the last ``log_window`` entries
+    stay in the core; a reconnect from the start is told to read the rest back, and the
+    end's public log is left for the host to fill from the store."""
+    h = started(log_window=4)
+    full = started()  # the same match with the whole log in memory
+    rng_a, rng_b = random.Random(8), random.Random(8)
+    for _ in range(15):
+        for host, rng in ((h, rng_a), (full, rng_b)):
+            seat = rng.choice(host.core.to_act()[1])
+            prompt = host.last_prompt(seat + 1)
+            host.do(Decide(seat + 1, (A, B)[seat], f"{seat}-{prompt['version']}",
+                           prompt["version"], rng.choice(prompt["legal"])))
+    assert len(h.core.log._packed) <= 4 < len(h.log) == len(full.log)
+    catch_up = Connect(7, A, since=0, re="o")
+    assert h.core.needs_history(catch_up) and not full.core.needs_history(catch_up)
+    h.core.backfill([msgpack.packb(e) for e in h.log])  # what the store holds
+    h.do(catch_up)
+    full.do(catch_up)
+    assert h.last_prompt(7)["events"] == full.last_prompt(7)["events"]
+    assert len(h.core.log._packed) <= 4  # trimmed again after the command
+    h.do(Resign(1, A, "r"))
+    full.do(Resign(1, A, "r"))
+    over = next(m for m in h.take(2) if m["t"] == "over")
+    assert over["log"] is None  # the actor fills it from the store
+    assert next(m for m in full.take(2) if m["t"] == "over")["log"] == [
+        {k: v for k, v in e.items() if k not in ("e", "re", "b")} for e in full.log]
+
+
+def test_kickline_secret_choices_both_made_on_the_phases_first_version_are_accepted() -> None:
+    """In a secret phase both seats are prompted with the same version and answer it; the
+    second to arrive used to get stale_version every time (405 of 405 in the campaign)."""
+    import kickline
+
+    core = MatchCore(kickline.GAME, {}, match_id="k", config={
+        "mode": "standard", "board": 7, "teams": ["cyborgs", "oozes"]}, seed=SEED, now=0.0)
+    h = Host(core)
+    h.do(Sit(0, A, "Alice", conn=1, re="c"))
+    h.do(Sit(1, B, "Bob", conn=2, re="j"))
+    rng = random.Random(4)
+    secret_phases = stale = 0
+    now = 1.0
+    while core.status == "playing" and secret_phases < 4:
+        kind, seats, _ = core.to_act()
+        assert kind == "decide"
+        version = core._version()
+        choices = {s: rng.choice(core._legal(s)) for s in seats}  # all chosen on `version`
+        secret_phases += len(seats) == 2
+        for s in rng.sample(list(seats), len(seats)):
+            h.inbox.clear()
+            h.do(Decide(s + 1, (A, B)[s], f"{now}-{s}", version, choices[s]), now)
+            stale += any(m.get("code") == "stale_version" for m in h.inbox.get(s + 1, []))
+        now += 1
+    assert secret_phases == 4 and stale == 0

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import gc
 
+import pytest
+
 from kickline_server.matchlog import MatchLog
-from kickline_server.store import unpack
+from kickline_server.store import pack, unpack
 
 
 def entries(n: int) -> list[dict[str, object]]:
@@ -41,3 +43,25 @@ def test_the_log_holds_nothing_the_garbage_collector_walks() -> None:
         log.append(e)
     log.mark()
     assert not any(gc.is_tracked(x) for x in log._packed)
+
+
+def test_trimmed_to_a_window_and_backfilled_from_the_store() -> None:
+    log, stored = MatchLog(keep=5), []
+    want = entries(40)
+    for e in want:
+        log.append(e)
+        stored.append(pack(e))
+        log.mark()
+        log.trim(len(log) - 2)  # the last two not yet persisted: never trimmed
+    assert len(log) == 40 and len(log._packed) == 5 and not log.complete
+    everything = [ev for e in want for ev in e["e"]]  # type: ignore[attr-defined]
+    assert log.events(log.first_event) == everything[log.first_event:]
+    assert log[-1] == want[-1] and log[35] == want[35]
+    with pytest.raises(LookupError):
+        log.events(0)
+    with pytest.raises(IndexError):
+        log[3]
+    log.backfill(stored)
+    assert log.complete and list(log) == want and log.events(0) == everything
+    log.trim(40)
+    assert len(log._packed) == 5 and log.event_count == len(everything)

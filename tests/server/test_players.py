@@ -205,13 +205,16 @@ async def test_the_downloadable_record_replays(serve: Any, server_config: Any, c
     import json
 
     from kickline_server import toy
+    from kickline_server.botclient import BotState
     from kickline_server.dice import check_over
 
     async with serve(server_config()) as url:
         results: dict[str, Any] = {}
+        states = {"a": BotState(), "b": BotState()}
 
         async def one(name: str) -> None:
-            results[name] = await play(url, how="quick", name=name, seed=name, **TOY)
+            results[name] = await play(url, how="quick", name=name, seed=name, **TOY,
+                                       state=states[name])
         with anyio.fail_after(30):
             async with anyio.create_task_group() as tg:
                 tg.start_soon(one, "a")
@@ -219,11 +222,17 @@ async def test_the_downloadable_record_replays(serve: Any, server_config: Any, c
         mid = results["a"]["match"]
         http = url.replace("ws://", "http://").removesuffix("/ws")
 
+        def get(path: str, token: str | None = None) -> Any:
+            req = urllib.request.Request(f"{http}{path}")
+            if token:  # the browser sends our cookie (set by /session)
+                req.add_header("Cookie", f"kickline_token={token}")
+            with urllib.request.urlopen(req) as r:
+                return json.loads(r.read())
+
         def fetch() -> Any:
             for _ in range(200):  # recorded just after the final save
                 try:
-                    with urllib.request.urlopen(f"{http}/record/{mid}.json") as r:
-                        return json.loads(r.read())
+                    return get(f"/record/{mid}.json", states["a"].token)
                 except HTTPError as exc:
                     if exc.code != 404:
                         raise
@@ -232,6 +241,13 @@ async def test_the_downloadable_record_replays(serve: Any, server_config: Any, c
         body = await anyio.to_thread.run_sync(fetch)
         with pytest.raises(HTTPError):
             await anyio.to_thread.run_sync(urllib.request.urlopen, f"{http}/record/nope.json")
+        # A quick match is private: without a player's cookie its replay does not exist.
+        async with client(url) as eve:
+            eve_token = (await eve.hello("eve"))["token"]
+        for token in (None, eve_token, "forged"):
+            with pytest.raises(HTTPError) as no:
+                await anyio.to_thread.run_sync(get, f"/record/{mid}.json", token)
+            assert no.value.code == 404
     assert body["record"]["match"] == mid and not body["record"]["rated"]
     final = check_over(toy.GAME, body)
     assert toy.GAME.result(final)["winner"] == body["record"]["winner"]

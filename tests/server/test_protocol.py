@@ -86,8 +86,8 @@ def test_every_client_type_has_a_schema_and_validates_a_minimal_message() -> Non
     samples = {
         "hello": {"versions": [1]}, "ping": {}, "create": {"id": 1, "config": {}},
         "join": {"id": 1, "code": "ABC"}, "quick": {"id": 1, "config": {}},
-        "cancel": {"id": 1}, "list": {"id": 1}, "open": {"id": 1, "match": "m"},
-        "watch": {"id": 1, "match": "m"}, "odds": {"id": 1, "match": "m"},
+        "queues": {"id": 1, "config": {}}, "cancel": {"id": 1}, "list": {"id": 1},
+        "open": {"id": 1, "match": "m"}, "watch": {"id": 1, "match": "m"}, "odds": {"id": 1, "match": "m"},
         "decide": {"id": 1, "match": "m", "version": 0, "decision": "jog"},
         "resign": {"id": 1, "match": "m"}, "claim": {"id": 1, "match": "m"},
         "mine": {"id": 1}, "profile": {"id": 1}, "history": {"id": 1},

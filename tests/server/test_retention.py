@@ -38,8 +38,10 @@ async def test_a_finished_match_loses_its_log_and_keeps_its_record(
         http = url.replace("ws://", "http://").removesuffix("/ws")
 
         def record() -> Any:
+            req = urllib.request.Request(f"{http}/record/{mid}.json")
+            req.add_header("Cookie", f"kickline_token={states['a'].token}")  # a's browser
             try:
-                with urllib.request.urlopen(f"{http}/record/{mid}.json") as r:
+                with urllib.request.urlopen(req) as r:
                     return json.loads(r.read())
             except urllib.error.HTTPError:
                 return None  # not recorded yet
@@ -58,11 +60,13 @@ async def test_a_finished_match_loses_its_log_and_keeps_its_record(
 
 
 async def test_nothing_is_purged_before_its_time(serve: Any, server_config: Any) -> None:
+    states = {"a": BotState(), "b": BotState()}
     async with serve(server_config()) as url:  # the defaults: 90 days
         results: dict[str, Any] = {}
 
         async def one(name: str) -> None:
-            results[name] = await play(url, how="quick", name=name, seed=name, **TOY)
+            results[name] = await play(url, how="quick", name=name, seed=name, **TOY,
+                                       state=states[name])
 
         with anyio.fail_after(30):
             async with anyio.create_task_group() as tg:
@@ -72,7 +76,9 @@ async def test_nothing_is_purged_before_its_time(serve: Any, server_config: Any)
         mid = results["a"]["match"]
 
         def record() -> Any:
-            with urllib.request.urlopen(f"{http}/record/{mid}.json") as r:
+            req = urllib.request.Request(f"{http}/record/{mid}.json")
+            req.add_header("Cookie", f"kickline_token={states['a'].token}")
+            with urllib.request.urlopen(req) as r:
                 return json.loads(r.read())
 
         with anyio.fail_after(20):

@@ -145,3 +145,31 @@ async def test_a_redis_outage_answers_busy_with_retry_after(
         await anyio.to_thread.run_sync(redis_proc.start)
         await a.send({"t": "join", "id": "again", "code": made["code"]})
         assert (await a.expect("ack", re="again"))["match"] == made["match"]
+
+
+async def test_a_full_redis_is_an_outage_not_a_crash(redis_url: str, key_prefix: str) -> None:
+    import redis.asyncio as aioredis
+
+    from kickline_server.store import StoreUnavailable
+    from kickline_server.store_redis import RedisStore
+
+    admin = aioredis.Redis.from_url(redis_url)
+    store = RedisStore(redis_url, prefix=key_prefix)
+    try:
+        assert await store.acquire("m1", "me", 30)
+        await store.save("m1", b"s0", [b"a"], 0, finished=False, owner="me")
+        await admin.config_set("maxmemory-policy", "noeviction")
+        await admin.config_set("maxmemory", 1)  # Redis's own "disk full"
+        try:
+            with pytest.raises(StoreUnavailable, match="OutOfMemory"):
+                await store.save("m1", b"s1", [b"b" * 1000], 1, finished=False, owner="me")
+            with pytest.raises(StoreUnavailable):
+                await store.claim_code("CODE", "m1")
+        finally:
+            await admin.config_set("maxmemory", 0)
+        await store.save("m1", b"s1", [b"b"], 1, finished=False, owner="me")
+        got = await store.load("m1")
+        assert got is not None and got.log == [b"a", b"b"]
+    finally:
+        await store.aclose()
+        await admin.aclose()

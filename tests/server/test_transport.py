@@ -284,16 +284,17 @@ async def test_quick_queue_cancel_and_already_queued(serve: Any, server_config: 
                                                      client: Any) -> None:
     async with serve(server_config()) as url, client(url) as a:
         await a.hello("a")
+        queued = {"t": "ack", "re": 1, "queued": True, "waiting": 1}
         await a.send({"t": "quick", "id": 1, **TOY})
-        assert (await a.recv()) == {"t": "ack", "re": 1, "queued": True}
+        assert (await a.expect("ack", re=1)) == queued
         await a.send({"t": "quick", "id": 1, **TOY})  # a resend: answered again
-        assert (await a.recv()) == {"t": "ack", "re": 1, "queued": True}
+        assert (await a.expect("ack", re=1)) == queued
         await a.send({"t": "quick", "id": 2, "game": "toy", "config": {"board": 9}})
-        assert (await a.recv())["code"] == "already_queued"
+        assert (await a.expect("error", re=2))["code"] == "already_queued"
         await a.send({"t": "cancel", "id": 3})
-        assert (await a.recv()) == {"t": "ack", "re": 3, "cancelled": True}
+        assert (await a.expect("ack", re=3)) == {"t": "ack", "re": 3, "cancelled": True}
         await a.send({"t": "cancel", "id": 4})
-        assert (await a.recv()) == {"t": "ack", "re": 4, "cancelled": False}
+        assert (await a.expect("ack", re=4)) == {"t": "ack", "re": 4, "cancelled": False}
 
 
 async def test_open_matches_are_listed_private_ones_are_not(serve: Any, server_config: Any,

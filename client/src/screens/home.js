@@ -5,6 +5,7 @@ import { app, LS, update, go, flash, errorWords, online, request, on } from "../
 import { newMatch } from "../match-model.js";
 import { addScreen } from "../router.js";
 import { slot } from "../slots.js";
+import { quick } from "../queue.js";
 import { W } from "../words.js";
 
 const MODES = ["training", "standard", "advanced"];
@@ -91,13 +92,13 @@ function view() {
     <div class="row teams">${teamSelect("team", H.yourTeam, cfg.teams[0], "team")}${teamSelect("opponent", H.opponentTeam, cfg.teams[1], "opponent")}</div>
     <div class="grid actions">
       <button class="btn primary" type="button" id="vs-bot" ?disabled=${!on} @click=${() => lobby({ t: "create", game: "kickline", config: config(), bot: "greedy" })}>${H.vsBot}</button>
-      <button class="btn" type="button" id="quick" ?disabled=${!on} @click=${() => lobby({ t: "quick", game: "kickline", config: config() })}>${H.quick}</button>
+      <button class="btn" type="button" id="quick" ?disabled=${!on} @click=${() => quick(config(), false)}>${H.quick}</button>
       <button class="btn" type="button" id="create" ?disabled=${!on} @click=${() => lobby({ t: "create", game: "kickline", config: config(), private: true })}>${H.create}</button>
     </div>
     ${app.queued ? html`<div class="waiting"><p>${H.looking}</p>
       <button class="btn" type="button" id="cancel-quick" @click=${() => { request({ t: "cancel" }).catch(() => {}); app.queued = false; update(); }}>${H.cancel}</button></div>` : nothing}
     ${tables(H)}
-    ${slot("lobby")}
+    ${slot("lobby", cfg)}
     <h3>${H.haveCode}</h3>
     <input id="code" placeholder=${H.code} autocapitalize="characters" maxlength="16" aria-label=${H.code}>
     <div class="row">

@@ -9,25 +9,34 @@ import { boardView } from "../ui/board.js";
 import { slot } from "../slots.js";
 import { lawLink } from "./rules.js";
 import { W } from "../words.js";
+import { contributionFor, sha256hex } from "../dice.js";
 
-async function sha256hex(hex) {
-  const bytes = new Uint8Array(hex.match(/../g).map((h) => parseInt(h, 16)));
-  const d = await crypto.subtle.digest("SHA-256", bytes);
-  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
+// Every check the `over` message allows (docs/PROTOCOL.md, "To check a match"): the
+// server's seed against its commitment, each player's revealed number against its seal,
+// our own number against what this device drew, and every die replayed.
 async function verify(mm) {
   const o = mm.over;
   mm.checking = true;
   update();
   let commitOk = null;
   try { commitOk = (await sha256hex(o.seed)) === o.commit; } catch (e) { commitOk = null; }
+  let sealsOk = null;
+  let mine = null; // true: ours was used; false: another; null: we made none (or an old match)
+  if (o.contributions) {
+    try {
+      const checks = await Promise.all(o.contributions.map(async (c, i) =>
+        c === null || (o.commits[i] !== null && (await sha256hex(c)) === o.commits[i])));
+      sealsOk = checks.every(Boolean);
+    } catch (e) { sealsOk = null; }
+    const drawn = mm.seat === null || mm.seat === undefined ? null : contributionFor(mm.id);
+    if (drawn) mine = o.contributions[mm.seat] === drawn;
+  }
   let replay = null;
   if (app.preview && app.preview.ready) {
     try { replay = await app.preview.verify(o.config, o.seed, o.log, mm.seat, o.contributions || null); } catch (e) { replay = { ok: false, error: String(e) }; }
   }
   mm.checking = false;
-  mm.verified = { commitOk, replay };
+  mm.verified = { commitOk, sealsOk, mine, replay };
   mm.replayAt = replay && replay.views ? replay.views.length - 1 : 0;
   update();
 }
@@ -37,9 +46,14 @@ function checkView(mm) {
   const v = mm.verified;
   if (mm.checking) return html`<p>${O.checking}</p>`;
   if (!v) return nothing;
-  const { commitOk, replay } = v;
+  const { commitOk, sealsOk, mine, replay } = v;
+  const mixed = !!mm.over.contributions;
+  const own = mm.seat === null || mm.seat === undefined || !mixed ? null
+    : mine === null ? O.mineNone : mine ? O.mineUsed : O.mineMissing;
   return html`
     <p id="commit-check">${commitOk === null ? O.noHash : commitOk ? O.hashOk : O.hashBad}</p>
+    ${mixed && sealsOk !== null ? html`<p id="seals-check">${sealsOk ? O.sealsOk : O.sealsBad}</p>` : nothing}
+    ${own ? html`<p id="mine-check">${own}</p>` : nothing}
     <p id="dice-check">${!replay ? O.noPreview : replay.ok ? O.diceOk(mm.over.log.length) : O.diceBad(replay.error)}</p>`;
 }
 
@@ -102,6 +116,7 @@ export function overView(mm) {
     ${o.seed ? html`<details class="fair" id="fair-details">
       <summary>${O.fairTitle}</summary>
       <p class="small">${O.fairText(o.commit, o.seed)}</p>
+      ${o.contributions ? html`<p class="small">${O.mixText}</p>` : nothing}
       ${mm.commit ? html`<p id="commit-same">${mm.commit === o.commit ? O.commitSame : O.commitDiffers}</p>` : nothing}
       <p class="hint">${O.verifyCmd}</p>
     </details>` : nothing}

@@ -1,0 +1,149 @@
+"""Coaching Choices (Law 14; rulings 1.3-1.5): substitutions and who may come on,
+formations, positioning, zone swaps, and the coverage checked at the finish.
+"""
+
+from __future__ import annotations
+
+from .. import rulings as R
+from ..board import Board
+from ..state import Frame, Player, parse_pid, pid
+from .dice import is_ooze, ooze_stack
+from .frames import ASK, Ask, Ctx, arg_side
+
+
+def arrangement_ok(c: Ctx, side: int) -> bool:
+    """2.5.2 coverage and 14.8.1 kickoff coverage, on the arrangement."""
+    mine = c.fielded(side)
+    arr = [c.players[i].arr for i in mine]
+    if c.B.kickoff not in arr:  # an Ooze there still covers the kickoff (OQ18, rulings 2.6)
+        return False
+    # 20.5.3: an Ooze counts 0 toward its zone's coverage; 20.5.4: its stack stands.
+    counted = [c.players[i].arr for i in mine if not is_ooze(c, i)]
+    for zone in ("H", "M", "V"):
+        spaces = c.B.spaces(zone)
+        counts = [counted.count(s) for s in spaces]
+        if min(counts) > 0:
+            continue
+        if any(n >= 2 and not ooze_stack(c, [i for i in mine if c.players[i].arr == s], zone)
+               for n, s in zip(counts, spaces, strict=True)):
+            return False
+    return True
+
+
+def _subs_left(c: Ctx, f: Frame) -> int:
+    local = int(f[4])
+    return c.subs[int(f[1])] if local == R.HALF_SUBS else local
+
+
+def _incoming(c: Ctx, side: int) -> list[int]:
+    """14.6: healthy bench players first; once none is left, healthy back-bench players.
+
+    14.6.2 bars an injured player "from either bench", so injury is read on both.  An
+    injured player left on the bench does not hold the back bench shut: 14.6.4 names the
+    only side with nobody to bring on (bench empty, back bench all injured), so the bench
+    counts as drained once nobody on it may come on (RULING_BENCH_DRAINED_OF_THE_HEALTHY).
+    """
+    base = side * 9
+    ps = c.players
+    for status in ("B", "X"):
+        ready = [i for i in range(base, base + 9)
+                 if ps[i].status == status and not ps[i].injured]
+        if ready:
+            return ready
+    return []
+
+
+# Decision texts built once: a random coach asks for these lists thousands of times.
+_SUB_TEXT = [[f"sub {pid(o)} {pid(n)}" for n in range(18)] for o in range(18)]
+
+
+_SWAP_TEXT = [[f"swap {pid(i)} {pid(j)}" for j in range(18)] for i in range(18)]
+
+
+_MOVE_TEXT = {
+    n: [[f"move {pid(i)} {Board.of(n).names[s]}" if s else "" for s in range(n + 1)]
+        for i in range(18)]
+    for n in (7, 9)
+}
+
+
+def _coach_legal(c: Ctx, f: Frame) -> list[str]:
+    _, side, occasion, acted, _local = f
+    out: list[str] = []
+    if not acted:
+        out.append("skip")
+    elif occasion == "shootout" or arrangement_ok(c, side):
+        out.append("finish")
+    mine = c.fielded(side)
+    if _subs_left(c, f) != 0:
+        inc = _incoming(c, side)
+        out += [_SUB_TEXT[o][n] for o in mine for n in inc]
+    if occasion != "shootout":  # 14.2.2: substitution alone before the shootout
+        out += [f"formation {name}" for name in c.B.formations()]
+        ps = c.players
+        moves = _MOVE_TEXT[c.B.n]
+        out += [moves[i][s] for i in mine for s in c.B.spaces(ps[i].zone) if s != ps[i].arr]
+        if R.RULING_ZONE_SWAP:
+            out += [_SWAP_TEXT[i][j] for i in mine for j in mine
+                    if i < j and ps[i].zone != ps[j].zone]
+    out.sort()
+    return out
+
+
+def _coach_answer(c: Ctx, f: Frame, d: str) -> None:
+    _, side, occasion, _acted, local = f
+    parts = d.split()
+    kind = parts[0]
+    law = "14.2.1"
+    if kind == "skip":
+        c.ev("coaching-skipped", "14.8.4", side=side, occasion=occasion)
+        return
+    if kind == "finish":
+        if occasion != "shootout":
+            for i in c.fielded(side):
+                c.move(i, c.players[i].arr)  # 14.8.3: the finish is the arrangement
+        c.ev("coaching-finished", "14.8.3", side=side, occasion=occasion,
+             arrangement={pid(i): c.sp(c.players[i].arr) for i in c.fielded(side)})
+        if occasion == "new-play":
+            c.then(("coach", 1 - side, "reply", 0, R.HALF_SUBS))  # 14.4.1
+        elif occasion == "timeout" and not R.RULING_TIME_OUT_REPLY_ALWAYS:
+            c.then(("coach", 1 - side, "timeout-reply", 0, R.HALF_SUBS))
+        return
+    ps = c.players
+    if kind == "sub":
+        o, n = parse_pid(parts[1]), parse_pid(parts[2])
+        po, pn = ps[o], ps[n]
+        tokens = pn.tokens // 2 if pn.status == "X" else pn.tokens  # 14.6.3
+        ps[n] = Player("F", po.pos, po.zone, po.arr, tokens, False)
+        ps[o] = Player("B" if occasion == "setup" else "X", 0, "", 0, po.tokens, po.injured)
+        if c.ball.carrier == o:
+            c.set_ball(carrier=-1)
+        if local == R.HALF_SUBS:
+            subs = list(c.subs)
+            subs[side] -= 1
+            c.subs = (subs[0], subs[1])
+        elif local != R.UNLIMITED:
+            local -= 1
+        law = "3.3.2" if occasion == "setup" else "14.5.1"
+        c.ev("substitution", law, side=side, off=pid(o), on=pid(n), tokens=tokens)
+    elif kind == "formation":
+        # 14.7.3 (RULING_FORMATION_TIES_ROSTER_ORDER: equal defence keeps roster order)
+        mine = sorted(c.fielded(side), key=lambda i: (-c.dfn(i), i))
+        for i, (zone, s) in zip(mine, c.B.deal(side, parts[1]), strict=True):
+            ps[i] = ps[i]._replace(zone=zone, arr=s)
+        c.ev("formation", "14.7.3", side=side, formation=parts[1],
+             arrangement={pid(i): c.sp(ps[i].arr) for i in mine})
+    elif kind == "move":
+        i, s = parse_pid(parts[1]), c.B.parse(parts[2])
+        ps[i] = ps[i]._replace(arr=s)
+        c.ev("positioning", "14.7.5", side=side, player=parts[1], to=parts[2])
+    elif kind == "swap":
+        i, j = parse_pid(parts[1]), parse_pid(parts[2])
+        pi, pj = ps[i], ps[j]
+        ps[i] = pi._replace(zone=pj.zone, arr=pj.arr)
+        ps[j] = pj._replace(zone=pi.zone, arr=pi.arr)
+        c.ev("zone-swap", "14.2.1", side=side, players=[parts[1], parts[2]])
+    c.then(("coach", side, occasion, 1, local))
+
+
+ASK["coach"] = Ask(arg_side, _coach_legal, _coach_answer)

@@ -1,0 +1,128 @@
+"""Three real `kickline serve` processes on one real Redis, end to end on loopback: the
+players of matches run by one process play them through the two others (routed), that
+process is SIGKILLed mid-play, and every one of its matches finishes on another process
+with exactly the result and log of an uninterrupted run (the same dice seed, the same
+bot seeds)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from journeys import quick_match
+
+from kickline_server.botclient import BotState, play
+
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
+
+TOY = {"game": "toy", "config": {"mode": "training", "board": 80}}
+SEED = "cd" * 32
+MATCHES = 4
+
+
+def start(port: int, redis_url: str, data_dir: Path, secret: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "kickline_server.cli", "serve", "--port", str(port),
+         "--redis-url", redis_url, "--data-dir", str(data_dir), "--secret-file", str(secret),
+         "--insecure-fixed-seed", SEED, "--rate", "5000", "--lease-ttl", "2",
+         "--log-level", "WARNING"], env=os.environ.copy(), stderr=subprocess.DEVNULL)
+
+
+def ready(port: int, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "a server exited at start"
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("a server did not become ready")
+
+
+async def opening(url: str, client: Any, k: int) -> tuple[str, str, str]:
+    """Match ``k`` made on ``url``; seat 0 plays sprint.  Returns (match, tokens...)."""
+    async with client(url) as a, client(url) as b:
+        wa, wb = await a.hello(f"a{k}"), await b.hello(f"b{k}")
+        m, p = await quick_match(a, b, TOY)
+        await a.send({"t": "decide", "id": "x", "match": m["match"], "version": p["version"],
+                      "decision": "sprint"})
+        await a.expect("ack", re="x")
+    return m["match"], wa["token"], wb["token"]
+
+
+async def finish(urls: tuple[str, str], opened: list[tuple[str, str, str]],
+                 during: Any = None) -> list[dict[str, Any]]:
+    results: list[dict[str, Any]] = [{} for _ in opened]
+    states = []
+    with anyio.fail_after(120):
+        async with anyio.create_task_group() as tg:
+            for k, (mid, ta, tb) in enumerate(opened):
+                for seat, (token, url) in enumerate(((ta, urls[0]), (tb, urls[1]))):
+                    st = BotState(token=token, match=mid, seat=seat)
+                    states.append(st)
+
+                    async def one(k: int = k, seat: int = seat, url: str = url,
+                                  st: BotState = st) -> None:
+                        results[k][seat] = await play(url, state=st, seed=f"{k}:{seat}",
+                                                      **TOY)
+                    tg.start_soon(one)
+            if during is not None:
+                await during(states)
+    return results
+
+
+async def test_a_process_killed_under_load_loses_none_of_its_matches(
+    redis_proc: Any, client: Any, serve: Any, server_config: Any, tmp_path: Path,
+    port: Any
+) -> None:
+    # The uninterrupted run: one in-process server, the same seeds.
+    ref_config = server_config(fixed_seed=bytes.fromhex(SEED))
+    async with serve(ref_config) as url:
+        opened = [await opening(url, client, k) for k in range(MATCHES)]
+        expected = await finish((url, url), opened)
+
+    secret = tmp_path / "secret"
+    secret.write_text("one secret for the three processes\n")
+    ports = [port() for _ in range(3)]
+    procs = [start(p, redis_proc.url, tmp_path / f"d{i}", secret)
+             for i, p in enumerate(ports)]
+    try:
+        for p, proc in zip(ports, procs, strict=True):
+            await anyio.to_thread.run_sync(ready, p, proc)
+        a, b, c = (f"ws://127.0.0.1:{p}/ws" for p in ports)
+        opened = [await opening(a, client, k) for k in range(MATCHES)]  # run by A
+
+        async def kill_a(states: list[BotState]) -> None:
+            while min(st.decisions for st in states) < 3:  # every match under way
+                await anyio.sleep(0.01)
+            procs[0].send_signal(signal.SIGKILL)
+
+        got = await finish((b, c), opened, kill_a)  # players on B and C only
+        assert procs[0].wait(timeout=10) == -signal.SIGKILL
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    def per_seat(log: list[dict[str, Any]]) -> list[list[Any]]:
+        """Each seat's decisions and the dice, in order (two secret choices made at once
+        are logged in arrival order, which the network decides)."""
+        return [[(e["d"], e["by"]) for e in log if e["k"] == "d" and e["s"] == s]
+                for s in (0, 1)] + [[e["o"] for e in log if e["k"] == "c"]]
+
+    for k in range(MATCHES):
+        assert got[k][0]["result"] == got[k][1]["result"] == expected[k][0]["result"]
+        assert per_seat(got[k][0]["log"]) == per_seat(expected[k][0]["log"])
