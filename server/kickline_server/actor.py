@@ -103,6 +103,7 @@ class Actor:
         self.timers: dict[str, float] = {}
         self._alarm: tuple[anyio.CancelScope, float] | None = None  # the timer task's sleep
         self.finished = False
+        self.quarantined = False
         self.stopped = anyio.Event()
         self._scope: anyio.CancelScope | None = None
         self.released = anyio.Event()
@@ -244,7 +245,7 @@ class Actor:
             # Reload before answering: the error tells the sender the match continues
             # from its last saved state, so that must already be true when it arrives.
             await self._reload()
-            if peer is not None:
+            if peer is not None and not self.quarantined:  # (else told match_damaged)
                 peer.push(error(Code.INTERNAL, "the server failed on this command; "
                                 "the match continues from its last saved state"))
             return
@@ -268,7 +269,7 @@ class Actor:
             return
         try:
             self.core = quarantine.restore(
-                stored, grace=old.grace, waiting_ttl=old.waiting_ttl,
+                stored, ruleset=(old.game, old.bots), grace=old.grace, waiting_ttl=old.waiting_ttl,
                 waiting_grace=old.waiting_grace, reveal_timeout=old.reveal_timeout,
                 reply_cache=old.reply_cache, restart_grace=old.restart_grace,
                 snapshot_every=old.snapshot_every, log_window=old.log_window)
@@ -280,7 +281,7 @@ class Actor:
             for peer in self.peers.values():
                 peer.push(error(Code.MATCH_DAMAGED, quarantine.DAMAGED_TEXT,
                                 match=self.match_id))
-            self.finished = True
+            self.finished = self.quarantined = True
             return
         self.timers.clear()
         now = self.clock()

@@ -17,9 +17,12 @@ import time
 from collections.abc import Mapping
 from typing import Any, Final
 
+from kickline.game import Game
+
 from . import games
 from .core import MatchCore
 from .errlog import one_line
+from .games import Bot
 from .store import Store, Stored, unpack
 
 DAMAGED_TEXT: Final = ("this match's saved state is damaged, so it cannot continue; "
@@ -45,15 +48,17 @@ def players_of(raw_snapshot: bytes) -> tuple[str, ...]:
         return ()
 
 
-def restore(stored: Stored, **limits: Any) -> MatchCore:
+def restore(stored: Stored, *, ruleset: tuple[Game, Mapping[str, Bot]] | None = None,
+            **limits: Any) -> MatchCore:
     """The match a stored snapshot and log hold (``limits``: ``MatchCore.restore``'s
-    keyword arguments); :class:`Damaged` whatever the reason it cannot be."""
+    keyword arguments; ``ruleset``: the game and bots it was running with, else the one
+    its snapshot names); :class:`Damaged` whatever the reason it cannot be."""
     try:
         snapshot = unpack(stored.snapshot)
     except Exception as exc:
         raise Damaged(f"the snapshot is not readable ({one_line(exc)})") from exc
     try:
-        ruleset = games.get(snapshot["game"])
+        game, bots = ruleset or _hosted(snapshot["game"])
     except Exception as exc:
         raise Damaged(f"the snapshot names no ruleset this server hosts ({one_line(exc)})",
                       players_of(stored.snapshot)) from exc
@@ -63,10 +68,15 @@ def restore(stored: Stored, **limits: Any) -> MatchCore:
         raise Damaged(f"the log is not readable ({one_line(exc)})",
                       players_of(stored.snapshot)) from exc
     try:
-        return MatchCore.restore(ruleset.game, ruleset.bots, snapshot, log, **limits)
+        return MatchCore.restore(game, bots, snapshot, log, **limits)
     except Exception as exc:
         raise Damaged(f"the match does not restore ({one_line(exc)})",
                       players_of(stored.snapshot)) from exc
+
+
+def _hosted(name: Any) -> tuple[Game, Mapping[str, Bot]]:
+    hosted = games.get(name)
+    return hosted.game, hosted.bots
 
 
 async def report(store: Store, **limits: Any) -> tuple[list[str], bool]:

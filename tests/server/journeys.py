@@ -11,8 +11,12 @@ from kickline_server.app import ServerConfig
 
 async def quick_match(a: Any, b: Any, game: dict[str, Any]) -> tuple[dict[str, Any],
                                                                       dict[str, Any]]:
-    """``a`` and ``b`` (said hello) quick-match; returns a's ``matched`` and first prompt."""
+    """``a`` and ``b`` (said hello) quick-match; returns a's ``matched`` and first prompt.
+    ``a`` takes seat 0: it is queued before ``b`` asks (sent back to back on two
+    connections, the server may read b's request first, and the one who waited longer
+    takes seat 0)."""
     await a.send({"t": "quick", "id": 1, **game})
+    await a.expect("ack", re=1)
     await b.send({"t": "quick", "id": 1, **game})
     m = await a.expect("matched")
     return m, await a.expect("prompt", status="playing")
@@ -41,3 +45,13 @@ async def restart_mid_match(serve: Any, config: ServerConfig, client: Any,
                 for key, st in states.items():
                     tg.start_soon(one, key, st)
     return m["match"], results
+
+
+def play_of(over: dict[str, Any]) -> list[list[Any]]:
+    """What decides a finished match's outcome: each seat's decisions in order, and the
+    dice.  Two secret choices made at once are logged in the order they arrived (with
+    versions to match), which the network decides, so whole logs of two runs of the same
+    match may differ there and nowhere else."""
+    log = over["log"]
+    return [[(e["d"], e["by"]) for e in log if e["k"] == "d" and e["s"] == s]
+            for s in (0, 1)] + [[e["o"] for e in log if e["k"] == "c"]]

@@ -235,3 +235,35 @@ async def test_the_log_past_the_window_comes_back_from_the_store(tmp_path: Path)
             assert all("e" not in e and "re" not in e for e in over["log"])
             tg.cancel_scope.cancel()
     await inner.aclose()
+
+
+async def test_a_reload_that_cannot_load_quarantines_the_match(tmp_path: Path) -> None:
+    """A command fails and what was saved cannot be loaded back: the match is set aside
+    (kept, reported by kickline doctor) and whoever is attached is told, once."""
+    import sqlite3
+
+    inner = SqliteStore(tmp_path / "db")
+    assert await inner.acquire("m1", "me", 30)
+    a, b = Peer(1), Peer(2)
+    c = MatchCore(Faulty(), toy.BOTS, match_id="m1", config={"board": 30},
+                  seed=b"s" * 32, now=time.time())
+    actor = Actor(c, inner, owner="me")
+    with anyio.fail_after(10):
+        async with anyio.create_task_group() as tg:
+            await tg.start(actor.run)
+            actor.offer(Sit(0, "a", "A", conn=1), a)
+            actor.offer(Sit(1, "b", "B", conn=2), b)
+            await until(lambda: any(m["t"] == "prompt" and m["status"] == "playing"
+                                    for m in b.got))
+            db = sqlite3.connect(tmp_path / "db")
+            with db:
+                db.execute("UPDATE matches SET snapshot = x'c1' WHERE id = 'm1'")
+            db.close()
+            actor.offer(Decide(1, "a", "y", 0, "sprint"), a)  # the rules' bug
+            await actor.stopped.wait()
+    for p in (a, b):
+        assert [m["code"] for m in p.got if m["t"] == "error"] == ["match_damaged"]
+    q = await inner.quarantine_of("m1")
+    assert q is not None and "not readable" in q.reason
+    assert await inner.unfinished() == []
+    await inner.aclose()

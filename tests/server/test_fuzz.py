@@ -3,9 +3,10 @@ messages into the schemas and the lobby, random commands into the match core.
 
 No exception may escape (only the documented refusals), and a refused input changes
 nothing.  The short form (the default) is bounded so the suite runs it in seconds;
-``KICKLINE_FUZZ=<n>`` runs ``n`` examples per property, randomly seeded (the long form:
-``KICKLINE_FUZZ=20000 pytest tests/server/test_fuzz.py``).  The figures of a long run
-are in docs/SECURITY.md.
+``KICKLINE_FUZZ=<n>`` runs ``n`` examples of each cheap property and ``n/10`` of each heavy
+one (nested values, command scripts), randomly seeded, and ``n`` messages over the wire
+(the long form: ``KICKLINE_FUZZ=20000 pytest tests/server/test_fuzz.py``).  The figures of
+a long run are in docs/SECURITY.md.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from kickline_server.protocol import (
 LONG = int(os.environ.get("KICKLINE_FUZZ", "0"))
 FUZZ = settings(max_examples=LONG or 200, deadline=None, derandomize=not LONG,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-HEAVY = settings(FUZZ, max_examples=LONG or 40)
+HEAVY = settings(FUZZ, max_examples=LONG // 10 or 40)
 """For properties whose examples are big (nested values, command scripts)."""
 
 # --- values a client could send -------------------------------------------------------
@@ -271,6 +272,7 @@ async def test_random_messages_over_the_wire_are_answered_never_internal(
 
     rng = random.Random(LONG or 13)
     n = LONG or 150
+    print(f"fuzz over the wire: {n} messages")
     refused: set[str] = set()
     async with serve(server_config()) as url:
         async with client(url) as a, client(url) as b:

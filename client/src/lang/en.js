@@ -411,6 +411,8 @@ const UI = {
   },
   match: {
     loading: "Loading the match…", home: "Home", visitors: "Visitors", you: " (you)",
+    watchShare: "Invite a spectator", watchInvite: "Watch my Kickline match",
+    watchCopied: "Watch link copied: whoever has it can watch this match.",
     score: (a, b) => `Score ${a} to ${b}`,
     shootout: "Shootout", periodMinute: (p, m) => `Period ${p} · minute ${m}`,
     ball: (space, speed) => `Ball ${space}, speed ${speed}`,

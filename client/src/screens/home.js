@@ -100,7 +100,7 @@ function view() {
     ${tables(H)}
     ${slot("lobby", cfg)}
     <h3>${H.haveCode}</h3>
-    <input id="code" placeholder=${H.code} autocapitalize="characters" maxlength="16" aria-label=${H.code}>
+    <input id="code" placeholder=${H.code} autocapitalize="characters" maxlength="24" aria-label=${H.code}>
     <div class="row">
       <button class="btn" type="button" id="join" @click=${() => codeValue() && go(`#/join/${encodeURIComponent(codeValue())}`)}>${H.join}</button>
       <button class="btn" type="button" id="watch" @click=${() => codeValue() && go(`#/watch/${encodeURIComponent(codeValue())}`)}>${H.watch}</button>

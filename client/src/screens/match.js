@@ -183,6 +183,7 @@ export function draw(extra = nothing, restrict = null) {
       <span id="previewstate" class="muted">${previewBadge(mm)}</span>
       <a class="btn small" href="#/rules">${W.UI.nav.rules}</a>
       <a class="btn small" href="#/settings">${W.UI.nav.settings}</a>
+      ${me !== null && p.watch_code ? watchInvite(p.watch_code) : nothing}
       ${me !== null ? html`<button class="btn small" type="button" id="resign" @click=${() => { if (confirm(M.resignAsk)) resign(); }}>${M.resign}</button>` : nothing}
     </footer>
   </div>`;
@@ -210,6 +211,19 @@ export function after() {
       announce(`${W.UI.score.yourTurn}: ${title.textContent}`);
     }
   }
+}
+
+// A private match is seen only by its players, and by whoever they give its watch link
+// (docs/PROTOCOL.md, watch): the one way to invite a spectator.
+function watchInvite(code) {
+  const M = W.UI.match;
+  const link = `${location.origin}/#/watch/${code}`;
+  return html`<button class="btn small" type="button" id="watch-invite" @click=${async () => {
+    try {
+      if (navigator.share) await navigator.share({ title: "Kickline", text: M.watchInvite, url: link });
+      else { await navigator.clipboard.writeText(link); flash(M.watchCopied); }
+    } catch (e) { /* dismissed */ }
+  }}>${M.watchShare}</button>`;
 }
 
 addScreen({
