@@ -2,8 +2,10 @@
 
     python bench/server.py [--matches N] [--seconds T] [--procs P] [--game kickline|toy]
     python bench/server.py --vs-bgio [--loads 10,100,500,1000p] [--rounds 3]
+    python bench/server.py --rated-queue [--players 2000] [--spread 300]
 
 ``--vs-bgio`` compares with boardgame.io's server instead: see ``bench/vs_bgio.py``.
+``--rated-queue`` times the rated quick-match queue instead: see ``bench/rated_queue.py``.
 
 1. **Kickline.**  Starts the real server (``run_server``, embedded SQLite store in a temp
    dir) in a child process and ``2N`` websocket clients in ``P`` load processes
@@ -547,7 +549,20 @@ def main() -> int:
     ap.add_argument("--workers", default=None, metavar="N[,N...]|route",
                     help="kickline serve --workers N on Redis, for each N (bench/workers.py); "
                          "'route': a routed message's cost against a local one")
+    # The rated quick-match queue (bench/rated_queue.py): pairing, no server.
+    ap.add_argument("--rated-queue", action="store_true",
+                    help="the rated quick-match queue with --players waiting (in process)")
+    ap.add_argument("--players", type=int, default=2000, help="--rated-queue: waiting (2000)")
+    ap.add_argument("--spread", type=float, default=300.0,
+                    help="--rated-queue: the ratings' standard deviation around 1500 (300)")
+    ap.add_argument("--seed", type=int, default=1, help="--rated-queue: the ratings' seed")
+    ap.add_argument("--rate", type=float, default=100.0,
+                    help="--rated-queue: arrivals per second in the steady run (100)")
     args = ap.parse_args()
+    if args.rated_queue:
+        import rated_queue
+
+        return rated_queue.main(args)
     if args.workers:
         import workers
 

@@ -1,5 +1,6 @@
 // Dice nobody can choose, the browser's part (docs/PROTOCOL.md, "Provably fair dice").
-// Each request that seats this player (create, join, quick) carries `dice_commit`, the
+// Each request that seats this player (create, join, quick; challenge, accept, rematch)
+// carries `dice_commit`, the
 // SHA-256 of 32 random bytes drawn here; the bytes stay in local storage, keyed by the
 // request and then by its match; once the match has started they are revealed, and at
 // the end the result screen checks that the server used them.
@@ -10,7 +11,10 @@
 // plays on the server's seed and the opponent's contribution alone.
 import { LS, on, app } from "./app.js";
 
-const SEATING = new Set(["create", "join", "quick"]);
+const SEATING = new Set(["create", "join", "quick", "challenge", "accept", "rematch"]);
+// Requests whose match comes later in a `matched` rather than in their ack: the last of
+// each kind, found again by what the `matched` names.
+const LATER = { quick: "quick", challenge: "challenge", rematch: "rematch" };
 const KEEP = 40; // contributions remembered (requests and matches), oldest dropped
 let ready = null; // {hex, commit} for the next request
 const revealedAt = new Map(); // match -> when we last sent its reveal
@@ -55,7 +59,7 @@ export function attachCommit(msg) {
     ready = null;
     prepare();
     d.req[key] = mine;
-    if (msg.t === "quick") d.quick = key;
+    if (LATER[msg.t]) d[LATER[msg.t]] = key;
     save(d);
   }
   msg.dice_commit = mine.commit;
@@ -76,7 +80,12 @@ export function contributionFor(match) {
 }
 
 on("ack", (m) => { if (m.match && m.re !== undefined) bind(String(m.re), m.match); });
-on("matched", (m) => { const d = store(); if (d.quick) bind(d.quick, m.match); });
+on("matched", (m) => {
+  const d = store();
+  // (The one who accepted a challenge, seat 1, binds by the accept's own ack.)
+  const key = m.rematch_of ? d.rematch : m.challenge ? (m.seat === 0 ? d.challenge : null) : d.quick;
+  if (key) bind(key, m.match);
+});
 on("prompt", (m) => {
   // Reveal once both seats are taken; again after a reconnect if it did not arrive.
   if (m.status !== "playing" || m.seat === null || m.seat === undefined) return;

@@ -288,6 +288,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             gc.freeze()
         await actors.start(lobby.desk.run)
         await actors.start(lobby.matchmaker.run)
+        await actors.start(lobby.challenges.run)
         if store.leases_expire:  # other processes may die and leave matches to adopt
             await actors.start(lobby.adopt)
         await actors.start(partial(retention.run, store, config.retention))

@@ -28,6 +28,7 @@ from .addresses import TrustedProxies
 from .app import ServerConfig, open_admin_store, run_server, tune_gc
 from .botclient import BotError, BotState, play
 from .budgets import Budgets
+from .challenges import ChallengeLimits
 from .cluster import DuplicateServer
 from .core import Clock
 from .identity import load_keyring, load_server_id, rotate_key
@@ -82,6 +83,8 @@ def add_bot_options(b: argparse.ArgumentParser) -> None:
     b.add_argument("--teams", default="training,training",
                    help="MINE,THEIRS team ids (kickline: training, fire-demons, cyborgs, "
                         "telekinetics, oozes); a quick match reads only MINE")
+    b.add_argument("--rated", action="store_true",
+                   help="with --quick: the rated queue (the result moves both ratings)")
     b.add_argument("--private", action="store_true",
                    help="with --create: keep the match off the lobby's list")
     b.add_argument("--name", default="robot",
@@ -235,6 +238,8 @@ def _serve(args: argparse.Namespace) -> int:
             max_live_matches=opts.max_matches, snapshot_every=opts.snapshot_every,
             log_window=opts.log_window,
             queue=queue,
+            challenges=ChallengeLimits(ttl=opts.challenge_ttl, outgoing=opts.challenges_out,
+                                       incoming=opts.challenges_in),
             actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
         admin_password=opts.admin_password, drain_timeout=opts.drain_timeout,
         worker=args.worker_index,
@@ -349,7 +354,7 @@ def _bot(args: argparse.Namespace) -> int:
         over = anyio.run(partial(
             play, url, how=how, code=args.join, game=args.game, config=config,
             strategy=args.strategy, name=args.name, seed=args.seed, clock=clock,
-            private=args.private, wait=wait, connect_timeout=args.connect_timeout,
+            private=args.private, rated=args.rated, wait=wait, connect_timeout=args.connect_timeout,
             on_code=announce, on_queued=queued, state=state))
     except Exception as exc:
         inner = _unwrap(exc)

@@ -173,6 +173,10 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "waiting counts sent)"),
     Option("requeue_grace", float, 120.0, "seconds a player whose connection dropped keeps "
            "their waiting time if they queue again"),
+    Option("challenge_ttl", float, 300.0, "seconds a challenge or a rematch offer waits "
+           "for its answer"),
+    Option("challenges_out", int, 3, "challenges one player may have waiting at once"),
+    Option("challenges_in", int, 10, "challenges that may wait for one player at once"),
     Option("decision_time", float, 30.0, "free seconds per decision"),
     Option("time_bank", float, 300.0, "seconds of time bank per seat"),
     Option("max_timeouts", int, 3, "timeouts in a row that forfeit"),

@@ -33,6 +33,7 @@ from .accounts import AccountError
 from .actor import Actor, ActorLimits, Peer, Stats
 from .addresses import address_key
 from .budgets import Budgets, Lockout, Rate
+from .challenges import ChallengeDesk, ChallengeLimits
 from .core import (
     LOG_WINDOW,
     SNAPSHOT_EVERY,
@@ -114,6 +115,19 @@ class LobbyLimits:
     actor: ActorLimits = field(default_factory=ActorLimits)
     players: PlayerLimits = field(default_factory=PlayerLimits)
     queue: QueueLimits = field(default_factory=QueueLimits)
+    challenges: ChallengeLimits = field(default_factory=ChallengeLimits)
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """One of the two players :meth:`Lobby.seat_pair` seats: where to tell them, and the
+    request the match answers (remembered, so that request resent finds the match)."""
+
+    conn: Connection
+    player: str
+    name: str
+    re: MsgId | None = None
+    commit: str | None = None
 
 
 class Lobby:
@@ -145,6 +159,7 @@ class Lobby:
         self.stats = stats or Stats()
         self.actors: dict[str, Actor] = {}
         self.matchmaker = Matchmaker(self._quick_match, limits=limits.queue, clock=clock)
+        self.challenges = ChallengeDesk(self, limits=limits.challenges, clock=clock)
         self.recent: OrderedDict[tuple[str, str], str] = OrderedDict()
         self.games = games.available()
         self.accepting = True
@@ -307,6 +322,8 @@ class Lobby:
         if conn.player is not None:
             other = next(iter(self.online.get(conn.player, ())), None)
             await self.matchmaker.detach(conn, other)
+            if other is None:
+                self.challenges.left(conn.player)
         for mid in sorted(conn.matches):
             actor = self.actors.get(mid)
             if actor is not None:
@@ -688,9 +705,7 @@ class Lobby:
         commit = self._commit(msg)
         self._may_hold(conn, msg, waiting=bot is None)
         player, name = self._player(conn)
-        self._take(msg, Code.TOO_MANY_CREATES, "you have created too many matches lately; "
-                   "try again later", (self._creates, player),
-                   (self._creates_by_address, address_key(conn.address)))
+        self.take_create(conn, msg)
         core = self._new_core(ruleset, config, clock, {"private": private, "quick": False})
         await self._claim_codes(core)
         actor = await self._start(core)
@@ -764,26 +779,70 @@ class Lobby:
         """Make and start the match of a quick-match pair (the matchmaker's ``make``):
         ``first`` waited longer and takes seat 0, their clock applies."""
         a, b = first.entry.request, second.entry.request
-        if len(self.actors) >= self.limits.max_live_matches:
-            raise BadRequest(Code.BUSY, "the server is at its match limit")
         ruleset = games.get(a["game"])
         paired = dict(ruleset.game.quick_config(a["config"], b["config"]))
-        core = self._new_core(ruleset, paired, Clock.from_plain(a["clock"]),
-                              {"private": True, "quick": True, "rated": first.rated,
-                               "seating": [first.entry.player, second.entry.player]})
+        await self.seat_pair(
+            tuple(Seating(t.conn, t.entry.player, t.entry.request["name"], t.re,
+                          t.entry.request.get("commit")) for t in (first, second)),
+            ruleset, paired, Clock.from_plain(a["clock"]),
+            meta={"quick": True, "rated": first.rated}, notice={"rated": first.rated})
+
+    async def seat_pair(self, seats: tuple[Seating, ...], ruleset: games.Ruleset,
+                        config: Mapping[str, Any], clock: Clock, *, meta: Mapping[str, Any],
+                        notice: Mapping[str, Any]) -> str:
+        """Make and start a private match for two players who are here (a quick match, a
+        challenge, a rematch): each is sent ``matched`` (with ``notice``) and seated, in
+        the order given.  Returns the match id."""
+        if len(self.actors) >= self.limits.max_live_matches:
+            raise BadRequest(Code.BUSY, "the server is at its match limit; try later")
+        core = self._new_core(ruleset, config, clock, {
+            "private": True, "quick": False, **meta,
+            # They are told before the actor seats them, and may open it at once.
+            "seating": [s.player for s in seats]})
         await self._claim_codes(core)
         actor = await self._start(core)
-        for seat, t in enumerate((first, second)):
-            c, p = t.conn, t.entry.player
-            self._remember_id(p, repr(t.re), core.match_id)
-            self._hold(core.match_id, p, c.address)
+        for seat, s in enumerate(seats):
+            c = s.conn
+            if s.re is not None:
+                self._remember_id(s.player, repr(s.re), core.match_id)
+            self._hold(core.match_id, s.player, c.address)
             c.matches.add(core.match_id)
-            c.push({"t": "matched", "match": core.match_id, "seat": seat,
-                    "rated": first.rated})
-            actor.offer(Sit(seat, p, t.entry.request["name"], conn=c.id,
-                            commit=t.entry.request.get("commit")), c)
-            if c not in self.online.get(p, ()):  # it closed while the match was made
+            c.push({"t": "matched", "match": core.match_id, "seat": seat, **notice})
+            actor.offer(Sit(seat, s.player, s.name, conn=c.id, commit=s.commit), c)
+            if c not in self.online.get(s.player, ()):  # it closed while the match was made
                 actor.offer(Disconnect(c.id))
+        return core.match_id
+
+    def seating(self, conn: Connection, who: tuple[str, str], re: MsgId | None,
+                commit: str | None) -> Seating:
+        return Seating(conn, who[0], who[1], re, commit)
+
+    def take_create(self, conn: Connection, msg: Message) -> None:
+        """Spend one of the sender's match creations (per player and per address)."""
+        player, _ = self._player(conn)
+        self._take(msg, Code.TOO_MANY_CREATES, "you have created too many matches lately; "
+                   "try again later", (self._creates, player),
+                   (self._creates_by_address, address_key(conn.address)))
+
+    # -- challenges and rematches (challenges.py) --
+
+    async def _on_challenge(self, conn: Connection, msg: Message) -> None:
+        await self.challenges.on_challenge(conn, msg)
+
+    async def _on_accept(self, conn: Connection, msg: Message) -> None:
+        await self.challenges.on_accept(conn, msg)
+
+    async def _on_decline(self, conn: Connection, msg: Message) -> None:
+        await self.challenges.on_decline(conn, msg)
+
+    async def _on_withdraw(self, conn: Connection, msg: Message) -> None:
+        await self.challenges.on_withdraw(conn, msg)
+
+    async def _on_challenges(self, conn: Connection, msg: Message) -> None:
+        await self.challenges.on_challenges(conn, msg)
+
+    async def _on_rematch(self, conn: Connection, msg: Message) -> None:
+        await self.challenges.on_rematch(conn, msg)
 
     async def _on_cancel(self, conn: Connection, msg: Message) -> None:
         player, _ = self._player(conn)

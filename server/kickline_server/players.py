@@ -262,9 +262,12 @@ class Players:
         expires = self.clock() + self.limits.transfer_ttl
         await self.store.put_transfer(_digest(code), account.player, expires)
         link = f"{origin.rstrip('/')}/#/transfer/{code}"
-        qr = segno.make(link, error="m").svg_inline(scale=4, border=2, dark="#000",
-                                                    light="#fff")
-        return {"t": "ack", "re": msg["id"], "link": link, "expires": expires, "qr": qr}
+        code_image = segno.make(link, error="m")
+        style: dict[str, Any] = {"scale": 4, "border": 2, "dark": "#000", "light": "#fff"}
+        return {"t": "ack", "re": msg["id"], "link": link, "expires": expires,
+                "qr": code_image.svg_inline(**style),
+                # The same as an image URL: a page shows it in an <img>, no markup.
+                "qr_uri": code_image.svg_data_uri(**style)}
 
     async def signout_everywhere(self, conn: Connection, msg: Message) -> tuple[Account, str]:
         """Bump the account's epoch: every token issued before stops working.  Returns

@@ -84,6 +84,7 @@ class Code:
     NOT_ONLINE: Final = "not_online"
     NO_CHALLENGE: Final = "no_challenge"
     NOT_OVER: Final = "not_over"
+    TOO_MANY_CHALLENGES: Final = "too_many_challenges"
 
 
 class Close:
@@ -268,6 +269,16 @@ SCHEMAS: Final[dict[str, dict[str, Field]]] = {
               "clock": Field("map", False), "rated": Field("bool", False),
               "dice_commit": Field("str", False)},
     "queues": {_ID: Field("id"), "game": Field("str", False), "config": Field("map")},
+    "challenge": {_ID: Field("id"), "player": Field("str", False), "name": Field("str", False),
+                  "game": Field("str", False), "config": Field("map"),
+                  "clock": Field("map", False), "rated": Field("bool", False),
+                  "dice_commit": Field("str", False)},
+    "accept": {_ID: Field("id"), "challenge": Field("str"), "dice_commit": Field("str", False)},
+    "decline": {_ID: Field("id"), "challenge": Field("str")},
+    "withdraw": {_ID: Field("id"), "challenge": Field("str")},
+    "challenges": {_ID: Field("id")},
+    "rematch": {_ID: Field("id"), "match": Field("str"), "accept": Field("bool", False),
+                "dice_commit": Field("str", False)},
     "reveal": {_ID: Field("id"), "match": Field("str"), "dice": Field("str")},
     "cancel": {_ID: Field("id")},
     "list": {_ID: Field("id"), "game": Field("str", False)},

@@ -205,6 +205,9 @@ class DiceRace:
                      ) -> Mapping[str, Plain]:
         return first
 
+    def rematch_config(self, config: Mapping[str, Plain], final: State) -> Mapping[str, Plain]:
+        return config  # the race is the same from either seat
+
 
 def random_bot(view: Plain, legal: Sequence[str], rng: random.Random) -> str:
     """Any legal decision, uniformly."""

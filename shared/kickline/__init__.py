@@ -144,5 +144,14 @@ class KicklineGame:
         a, b = Config.from_plain(dict(first)), Config.from_plain(dict(second))
         return Config(a.mode, a.board, (a.teams[0], b.teams[0])).to_plain()
 
+    # A rematch: the seats swap (the host seats the former seat 1 first), so the teams
+    # swap with them; whoever played home now plays visitors.  Home was the seat in
+    # ``final.home_seat`` and the visitors' player now sits there, so that seat is home
+    # again; a match that ended before the toss leaves it to the toss.
+    def rematch_config(self, config: Mapping[str, Plain], final: State) -> Mapping[str, Plain]:
+        c = Config.from_plain(dict(config))
+        home = final.home_seat if final.home_seat in (0, 1) else None
+        return Config(c.mode, c.board, (c.teams[1], c.teams[0]), home).to_plain()
+
 
 GAME: Game = KicklineGame()

@@ -111,3 +111,9 @@ class Game(Protocol):
         """The config of the match two paired requests make; ``first`` (the one who
         waited) takes seat 0."""
         ...
+
+    def rematch_config(self, config: Mapping[str, Plain], final: Any) -> Mapping[str, Plain]:
+        """The config of a rematch of the match that ended in state ``final``: the same
+        match with the players' seats swapped (the host seats the former seat 1 in seat
+        0), each player keeping what they picked, and the sides they played swapped."""
+        ...

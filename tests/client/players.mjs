@@ -9,12 +9,13 @@
 // failure.  The play screens' scenarios are in browser.mjs.
 import { createRequire } from "node:module";
 import path from "node:path";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(path.join(ROOT, "client", "package.json"));
 const { chromium, devices } = require("playwright-core");
+const AXE = readFileSync(path.join(ROOT, "client", "node_modules", "axe-core", "axe.min.js"), "utf8");
 
 const [base, scenario, shotDir = path.join(ROOT, "artifacts", "screenshots")] = process.argv.slice(2);
 mkdirSync(shotDir, { recursive: true });
@@ -163,7 +164,187 @@ async function scenarioRatedQueue(browser) {
   return { status, problems };
 }
 
-const scenarios = { identity: scenarioIdentity, "rated-queue": scenarioRatedQueue };
+// axe-core's WCAG 2 A and AA rules on what the page shows now.
+async function axe(page, where) {
+  await page.evaluate(AXE);
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: ["wcag2a", "wcag2aa"] });
+    return r.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 2).map((n) => n.target.join(" ")).join(", ")}`);
+  });
+  for (const v of found) problems.push(`axe on ${where}: ${v}`);
+}
+
+const text = async (page, selector) => (await page.locator(selector).first().textContent()) || "";
+const inMatch = (page, seatless = false) => page.waitForFunction((any) => {
+  const m = window.__kickline.match;
+  return m && m.prompt && m.prompt.status === "playing" && (any || m.seat !== null);
+}, seatless, { timeout: 20000 });
+const matchOf = (page) => page.evaluate(() => ({ id: window.__kickline.match.id, seat: window.__kickline.match.seat,
+  players: window.__kickline.match.prompt.players.map((p) => p.name), rated: window.__kickline.match.prompt.rated }));
+
+// Your profile, a link to use it on a second phone (that phone becomes you), the link
+// refused the second time, a password and signing in with it on a third phone.
+async function scenarioProfile(browser) {
+  const a = await phone(browser);
+  const name = await setName(a.page, "Pia");
+  const first = await me(a.page);
+  await a.page.locator("#to-profile").tap();
+  await a.page.waitForSelector("#profile-name", { timeout: 10000 });
+  if ((await text(a.page, "#profile-name")) !== name) problems.push(`profile shows ${await text(a.page, "#profile-name")}`);
+  await axe(a.page, "own profile");
+  await a.page.locator("#make-transfer").tap();
+  await a.page.waitForSelector("#transfer-qr", { timeout: 10000 });
+  const link = await a.page.locator("#transfer-link").inputValue();
+  const qr = await a.page.locator("#transfer-qr").evaluate((img) => img.complete && img.naturalWidth > 0);
+  if (!qr) problems.push("the QR code is not drawn");
+  await shot(a.page, "profile-transfer");
+  // The second phone opens the link: it is now the same player.
+  const b = await phone(browser);
+  await b.page.goto(link);
+  await welcomed(b.page);
+  const moved = await me(b.page);
+  if (moved.player !== first.player || moved.name !== name) problems.push(`after the link: ${JSON.stringify(moved)}`);
+  await b.page.waitForFunction(() => location.hash === "#/" || location.hash === "", null, { timeout: 10000 });
+  // A third phone with the same link: used already, and it says so.
+  const c = await phone(browser);
+  await c.page.goto(link);
+  await c.page.waitForSelector("#transfer-problem", { timeout: 15000 });
+  const used = await text(c.page, "#transfer-problem");
+  if (!/already used/.test(used)) problems.push(`a used link says: ${used}`);
+  await axe(c.page, "used transfer link");
+  // A password, then signing in with it on the third phone.
+  await a.page.locator("#new-password").fill("correct horse battery");
+  await a.page.locator("#save-password").tap();
+  await a.page.waitForSelector("#remove-password", { timeout: 10000 });
+  await c.page.locator("button", { hasText: "Choose a name instead" }).tap();
+  await c.page.locator("#toggle-signin").tap();
+  await c.page.locator("#name").fill(name.toLowerCase());
+  await c.page.locator("#password").fill("wrong password");
+  await c.page.locator("#save-name").tap();
+  const wrong = await refusal(c.page);
+  if (!/not right/.test(wrong)) problems.push(`a wrong password says: ${wrong}`);
+  await c.page.locator("#password").fill("correct horse battery");
+  await c.page.locator("#save-name").tap();
+  await welcomed(c.page);
+  const signedIn = await me(c.page);
+  if (signedIn.player !== first.player) problems.push(`signed in as ${JSON.stringify(signedIn)}`);
+  for (const p of [a, b, c]) await p.ctx.close();
+  return { link: link.replace(/transfer\/.*/, "transfer/…"), used, problems };
+}
+
+// B challenges A from A's profile (rated); A accepts from the lobby; A resigns; on the
+// end screen A asks for a rematch and B says yes: seats swapped; both profiles show it.
+async function scenarioChallenge(browser) {
+  const a = await phone(browser);
+  const b = await phone(browser);
+  const an = await setName(a.page, "Cleo");
+  await setName(b.page, "Dev");
+  await b.page.goto(`${base}/#/player/${encodeURIComponent(an)}`);
+  await b.page.locator("#challenge-player").tap();
+  await b.page.waitForSelector("#challenge-form", { timeout: 10000 });
+  await b.page.selectOption("#ch-board", "9");
+  await b.page.selectOption("#ch-mode", "standard");
+  await b.page.selectOption("#ch-mine", "oozes");
+  await b.page.selectOption("#ch-theirs", "cyborgs");
+  await b.page.locator("#ch-rated").check();
+  await axe(b.page, "challenge form");
+  await b.page.locator("#send-challenge").tap();
+  await b.page.waitForSelector("[data-withdraw]", { timeout: 10000 });
+  await a.page.waitForSelector("#incoming [data-accept]", { timeout: 10000 });
+  const offer = await text(a.page, "#incoming .offer");
+  if (!/challenges you/.test(offer) || !/Standard, 9 spaces, Cyborgs against Oozes, rated/.test(offer)) problems.push(`the lobby shows: ${offer}`);
+  await shot(a.page, "challenge-incoming");
+  await axe(a.page, "lobby with a challenge");
+  await a.page.locator("#incoming [data-accept]").tap();
+  await inMatch(a.page);
+  await inMatch(b.page);
+  const first = await matchOf(a.page);
+  const cfg = await a.page.evaluate(() => window.__kickline.match.prompt.view.config);
+  if (first.seat !== 1 || !first.rated || cfg.board !== 9 || cfg.teams.join() !== "oozes,cyborgs") problems.push(`challenge match: ${JSON.stringify({ first, cfg })}`);
+  a.page.once("dialog", (d) => d.accept());
+  await a.page.locator("#resign").tap();
+  await a.page.waitForSelector("#rematch", { timeout: 15000 });
+  await b.page.waitForSelector("#rematch", { timeout: 15000 });
+  await a.page.locator("#rematch").tap();
+  await a.page.waitForSelector("#rematch-status", { timeout: 10000 });
+  await b.page.waitForSelector("#rematch-accept", { timeout: 10000 });
+  await shot(b.page, "rematch-offer");
+  await axe(b.page, "end screen with a rematch offer");
+  await b.page.locator("#rematch-accept").tap();
+  await a.page.waitForFunction((old) => { const m = window.__kickline.match; return m && m.id !== old && m.prompt && m.prompt.status === "playing"; }, first.id, { timeout: 20000 });
+  const second = await matchOf(a.page);
+  const cfg2 = await a.page.evaluate(() => window.__kickline.match.prompt.view.config);
+  if (second.seat !== 0 || second.players.join() !== [...first.players].reverse().join() || cfg2.teams.join() !== "cyborgs,oozes" || !second.rated) {
+    problems.push(`rematch: ${JSON.stringify({ first, second, cfg2 })}`);
+  }
+  // The rated result is in both profiles.
+  for (const p of [a, b]) {
+    await p.page.goto(`${base}/#/profile`);
+    await p.page.waitForSelector("#recent .match-line", { timeout: 15000 });
+    const line = await text(p.page, "#recent .match-line");
+    if (!/rated/.test(line) || !/(Won|Lost)/.test(line)) problems.push(`profile line: ${line}`);
+    const ratings = await text(p.page, ".ratings");
+    if (!/Standard: \d+\? after 1 rated match/.test(ratings)) problems.push(`profile ratings: ${ratings}`);
+  }
+  await axe(a.page, "profile after a rated match");
+  await shot(a.page, "profile-after-match");
+  await a.page.goto(`${base}/#/leaderboard/standard`);
+  await a.page.waitForSelector("#leaders-empty", { timeout: 10000 });  // provisional players are not listed
+  await axe(a.page, "leaderboard");
+  await a.ctx.close();
+  await b.ctx.close();
+  return { problems };
+}
+
+// A phone sleeps (its socket closed) while its opponent thinks: the opponent sees it
+// away with the claim countdown; the opponent moves; the phone wakes, reconnects by
+// itself and plays on, having lost nothing.
+async function scenarioSleep(browser) {
+  const a = await phone(browser);
+  const b = await phone(browser);
+  await setName(a.page, "Sol");
+  await setName(b.page, "Tam");
+  await a.page.locator("#quick").tap();
+  await a.page.waitForSelector("#cancel-quick", { timeout: 10000 });
+  await b.page.locator("#quick").tap();
+  await inMatch(a.page);
+  await inMatch(b.page);
+  const legal = (p) => p.evaluate(() => { const m = window.__kickline.match; return m.prompt && !m.pending ? m.prompt.legal : []; });
+  const decide = async (p, ls) => {
+    const v = await p.evaluate(() => window.__kickline.match.prompt.version);
+    await p.evaluate((d) => window.__kickline.chooser.hooks.confirm(d), ls[0]);
+    await p.waitForFunction((v0) => { const m = window.__kickline.match; return m.over || (m.prompt.version !== v0 && !m.pending); }, v, { timeout: 15000 });
+  };
+  // Play (the first legal decision each time) until it is B's turn alone.
+  for (let i = 0; i < 40; i++) {
+    const [la, lb] = [await legal(a.page), await legal(b.page)];
+    if (lb.length && !la.length) break;
+    if (la.length) await decide(a.page, la);
+    else if (lb.length) await decide(b.page, lb);
+    else await b.page.waitForFunction(() => { const m = window.__kickline.match; return m.over || (m.prompt.legal.length && !m.pending); }, null, { timeout: 15000 });
+  }
+  const before = await a.page.evaluate(() => ({ version: window.__kickline.match.prompt.version, bank: window.__kickline.match.prompt.clock.bank, seat: window.__kickline.match.seat }));
+  await a.ctx.setOffline(true); // the phone sleeps: its socket closes
+  await b.page.waitForSelector("#opp-presence", { timeout: 20000 });
+  await b.page.waitForFunction(() => /claim the win in \d:\d\d/.test(document.querySelector("#opp-presence").textContent), null, { timeout: 15000 });
+  const notice = await text(b.page, "#opp-presence");
+  await shot(b.page, "opponent-away");
+  await axe(b.page, "match with the opponent away");
+  await decide(b.page, await legal(b.page)); // the opponent moves meanwhile
+  await a.ctx.setOffline(false); // the phone wakes
+  await a.page.evaluate(() => dispatchEvent(new PageTransitionEvent("pageshow", { persisted: false })));
+  await a.page.waitForFunction((v) => { const m = window.__kickline.match; return m.prompt.version > v && document.querySelector("#conn").dataset.state === "online"; }, before.version, { timeout: 20000 });
+  await b.page.waitForFunction(() => !document.querySelector("#opp-presence"), null, { timeout: 20000 });
+  const after = await a.page.evaluate(() => ({ over: !!window.__kickline.match.over, bank: window.__kickline.match.prompt.clock.bank, status: window.__kickline.match.prompt.status }));
+  if (after.over || after.status !== "playing") problems.push(`after sleeping: ${JSON.stringify(after)}`);
+  if (after.bank[before.seat] !== before.bank[before.seat]) problems.push(`the sleeper's bank moved: ${before.bank} -> ${after.bank}`);
+  await a.ctx.close();
+  await b.ctx.close();
+  return { notice, problems };
+}
+
+const scenarios = { identity: scenarioIdentity, "rated-queue": scenarioRatedQueue, profile: scenarioProfile,
+  challenge: scenarioChallenge, sleep: scenarioSleep };
 
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROME_ARGS, headless: true });
 let out;

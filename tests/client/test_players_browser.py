@@ -1,7 +1,8 @@
 """The players' side of the client in a real browser (Debian's Chromium, headless, phone
-viewport): who you are (cookie, refused names), and later profiles, challenges,
-rematches and presence.  Each test runs one scenario of ``tests/client/players.mjs``
-against the server of ``conftest.py``."""
+viewport): who you are (cookie, refused names, a transfer link, a password), the rated
+queue, challenges and rematches, profiles and the leaderboard, and a phone that sleeps
+while its opponent thinks.  axe-core checks each players' screen.  Each test runs one
+scenario of ``tests/client/players.mjs`` against the server of ``conftest.py``."""
 
 from __future__ import annotations
 
@@ -20,3 +21,19 @@ def test_identity_survives_wiped_storage_and_refused_names_are_explained(
 def test_the_rated_queue_counts_who_waits_and_pairs_two_phones(server_url: str) -> None:
     out = run(server_url, "rated-queue", script="players.mjs")
     assert "only you" in str(out["status"])
+
+
+def test_profile_moves_to_another_phone_by_link_and_signs_in_by_password(
+        server_url: str) -> None:
+    out = run(server_url, "profile", script="players.mjs")
+    assert "already used" in str(out["used"])
+
+
+def test_a_challenge_from_a_profile_then_a_rematch_with_the_seats_swapped(
+        server_url: str) -> None:
+    run(server_url, "challenge", script="players.mjs")
+
+
+def test_a_phone_asleep_on_the_opponents_turn_loses_nothing(server_url: str) -> None:
+    out = run(server_url, "sleep", script="players.mjs")
+    assert "claim the win in" in str(out["notice"])

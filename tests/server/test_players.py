@@ -53,6 +53,7 @@ async def test_a_transfer_link_moves_the_identity_once(serve: Any, server_config
         ack = await phone.expect("ack", re="t")
         assert ack["link"].startswith("https://kick.example/#/transfer/")
         assert ack["qr"].startswith("<svg") and ack["expires"] > time.time()
+        assert ack["qr_uri"].startswith("data:image/svg+xml")
         code = ack["link"].rsplit("/", 1)[1]
         laptop = await hello(client, url, transfer=code)
         assert (laptop["player"], laptop["name"]) == (w["player"], w["name"])
