@@ -80,6 +80,21 @@ export function useTransfer(code) {
   update();
 }
 
+// Stop being this player on this device (a shared phone): the token and the cookie go,
+// and the name screen asks who is here.  The account stays, for its password or a link.
+export async function signOutHere() {
+  LS.set("token", null);
+  LS.set("name", null);
+  LS.set("match", null);
+  app.welcome = null;
+  pending = null;
+  try {
+    await fetch("/session?clear=1", { credentials: "same-origin", cache: "no-store" });
+  } catch (e) { /* offline: the server's cookie stays until the next sign-out */ }
+  retry(); // a bare hello with no cookie: the server asks for a name
+  update();
+}
+
 on("welcome", (m) => {
   const how = sent;
   pending = null;

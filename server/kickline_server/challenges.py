@@ -131,6 +131,8 @@ class ChallengeDesk:
     async def on_challenge(self, conn: Connection, msg: Message) -> None:
         lobby = self.lobby
         me, my_name = lobby._player(conn)
+        if lobby._resent(conn, msg):  # accepted already: its match (also after a restart)
+            return
         lobby._capacity(msg)
         ruleset = lobby._ruleset(msg)
         config = lobby._config(ruleset, msg)
@@ -172,6 +174,8 @@ class ChallengeDesk:
     async def on_accept(self, conn: Connection, msg: Message) -> None:
         lobby = self.lobby
         me, _ = lobby._player(conn)
+        if lobby._resent(conn, msg):  # a resend of an accept that made its match
+            return
         c = self._find(msg)
         if c.to[0] != me:
             raise BadRequest(Code.NO_CHALLENGE, "that challenge is not for you", msg["id"])

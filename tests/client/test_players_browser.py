@@ -12,21 +12,9 @@ from test_browser import run
 pytestmark = pytest.mark.slow
 
 
-def test_identity_survives_wiped_storage_and_refused_names_are_explained(
-        server_url: str) -> None:
+def test_identity_cookie_refused_names_transfer_link_and_password(server_url: str) -> None:
     out = run(server_url, "identity", script="players.mjs")
-    assert out["name"] != out["other"]
-
-
-def test_the_rated_queue_counts_who_waits_and_pairs_two_phones(server_url: str) -> None:
-    out = run(server_url, "rated-queue", script="players.mjs")
-    assert "only you" in str(out["status"])
-
-
-def test_profile_moves_to_another_phone_by_link_and_signs_in_by_password(
-        server_url: str) -> None:
-    out = run(server_url, "profile", script="players.mjs")
-    assert "already used" in str(out["used"])
+    assert out["name"] != out["other"] and "already used" in str(out["used"])
 
 
 def test_a_challenge_from_a_profile_then_a_rematch_with_the_seats_swapped(
@@ -34,6 +22,7 @@ def test_a_challenge_from_a_profile_then_a_rematch_with_the_seats_swapped(
     run(server_url, "challenge", script="players.mjs")
 
 
-def test_a_phone_asleep_on_the_opponents_turn_loses_nothing(server_url: str) -> None:
+def test_rated_queue_then_a_phone_asleep_on_the_opponents_turn_loses_nothing(
+        server_url: str) -> None:
     out = run(server_url, "sleep", script="players.mjs")
-    assert "claim the win in" in str(out["notice"])
+    assert "only you" in str(out["status"]) and "claim the win in" in str(out["notice"])

@@ -43,9 +43,13 @@ async def test_a_challenge_accepted_makes_a_match_with_the_chosen_settings(
         assert (closed["why"], closed["match"]) == ("accepted", ack["match"])
         prompt = await a.expect("prompt", match=ack["match"], status="playing")
         assert prompt["rated"] and prompt["clock"]["decision"] == 20
-        # Answered: a second accept finds nothing.
+        # Answered: a second accept finds nothing; the same accept resent, its match.
         await b.send({"t": "accept", "id": "y2", "challenge": sent["challenge"]})
         assert (await b.expect("error", re="y2"))["code"] == "no_challenge"
+        await b.send({"t": "accept", "id": "y", "challenge": sent["challenge"]})
+        assert (await b.expect("ack", re="y"))["match"] == ack["match"]
+        await a.send({"t": "challenge", "id": "c1", "name": wb["name"], **TOY})
+        assert (await a.expect("ack", re="c1"))["match"] == ack["match"]
 
 
 async def test_declined_withdrawn_and_refused_challenges(serve: Any, server_config: Any,

@@ -445,6 +445,10 @@ const UI = {
     signout: "Sign out everywhere",
     signoutWhy: "Every other device where you play stops being you; this one stays signed in.",
     signoutAsk: "Sign out on every other device?", signedOut: "Signed out on every other device.",
+    signoutHere: "Sign out on this device",
+    signoutHereWhy: "For a shared phone: the next person chooses their own name. You can sign in again with your name and password.",
+    signoutHereWarn: "For a shared phone. You have no password: to play as yourself again, make a \"use on another device\" link first, or set a password.",
+    signoutHereAsk: "Sign out on this device?",
     notFound: "Nobody plays under that name here.",
   },
   leaderboard: {

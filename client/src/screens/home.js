@@ -77,7 +77,7 @@ function view() {
   const codeValue = () => (document.querySelector("#code").value || "").trim().toUpperCase();
   return html`<section class="home">
     <p>${H.playingAs} <b>${name || "…"}</b>
-      <button class="link" type="button" id="rename" @click=${() => { LS.set("token", null); LS.set("name", null); app.welcome = null; go("#/"); update(); }}>${H.change}</button></p>
+      <a class="link" id="to-profile-name" href="#/profile">${W.UI.players.menuProfile}</a></p>
     ${mine.length ? html`<div class="resume"><h2>${H.yourMatches}</h2>${mine.map((m) => html`
       <button class="btn primary" type="button" data-resume=${m.match} @click=${() => go(`#/m/${m.match}`)}>${H.resume(m.status)}</button>`)}</div>` : nothing}
     <div class="row learn">

@@ -7,6 +7,7 @@ import { html, nothing } from "lit-html";
 import { LS, update, request, flash, errorWords, go, online, on } from "../app.js";
 import { addScreen, currentScreen, route } from "../router.js";
 import { addToSlot } from "../slots.js";
+import { signOutHere } from "../identity.js";
 import { W } from "../words.js";
 
 const MODES = ["training", "standard", "advanced"];
@@ -148,7 +149,10 @@ function ownView(d) {
     </form>
     <h3>${P.signout}</h3>
     <p class="hint">${P.signoutWhy}</p>
-    <button class="btn" type="button" id="signout-everywhere" ?disabled=${!online()} @click=${signOutEverywhere}>${P.signout}</button>`;
+    <button class="btn" type="button" id="signout-everywhere" ?disabled=${!online()} @click=${signOutEverywhere}>${P.signout}</button>
+    <h3>${P.signoutHere}</h3>
+    <p class="hint">${d.has_password ? P.signoutHereWhy : P.signoutHereWarn}</p>
+    <button class="btn" type="button" id="signout-here" @click=${() => { if (confirm(P.signoutHereAsk)) signOutHere(); }}>${P.signoutHere}</button>`;
 }
 
 function view(r) {
