@@ -17,7 +17,10 @@ const MANIFEST = "/build/manifest.json";
 
 self.addEventListener("install", (ev) => {
   ev.waitUntil((async () => {
-    try { await refresh(await caches.open(VERSION), null); } catch (e) { /* offline: cached as used */ }
+    const cache = await caches.open(VERSION);
+    try { await refresh(cache, null); } catch (e) { /* offline: cached as used */ }
+    // The page itself, so the app opens with the network off from the next visit on.
+    try { if (!(await cache.match("/"))) await cache.add("/"); } catch (e) { /* cached when next served */ }
     self.skipWaiting();
   })());
 });
@@ -74,10 +77,17 @@ async function page(ev, req) {
 }
 
 // Fetch the manifest; if the shell changed (or nothing is cached yet), cache it anew.
+// The versioned files (Pyodide, the rules wheel) are fetched too if not yet kept, so the
+// rules run with the network off after one visit (offline play, screens/local.js).
 async function refresh(cache, old) {
   const res = await fetch(MANIFEST, { cache: "no-cache" });
   if (!res.ok) return;
   const manifest = await res.clone().json();
+  await Promise.all((manifest.precache || []).map(async (url) => {
+    if (await cache.match(url)) return;
+    const r = await fetch(url);
+    if (r.ok) await cache.put(url, r);
+  }));
   if (old && old.shell_hash && old.shell_hash === manifest.shell_hash) return;
   const shell = manifest.shell || [];
   await Promise.all(shell.map(async (url) => {

@@ -16,8 +16,13 @@ import time
 from typing import Any
 
 import kickline
+from kickline import local as _local
 from kickline.odds import decision_odds
 from kickline.preview import state_from_view
+
+# A search bot's thinking cap in the browser (Pyodide runs the rules 1.2-1.5 times slower
+# than the server's CPython, whose bots think up to 1 s).
+BOT_SECONDS = 1.8
 
 
 def legal(view_json: str) -> str:
@@ -117,6 +122,32 @@ def verify(config_json: str, seed_hex: str, log_json: str, seat: int | None,
                        "result": game.result(state)})
 
 
+def local(fn: str, args_json: str) -> str:
+    """Offline play (``kickline.local``): ``new`` {config, seats, seed}; ``step``
+    {match}; ``decide`` {match, seat, decision}; ``show`` {match, seat, events}.  Returns
+    ``{"match", "events"}`` (``show``: what the seat sees), or ``{"error"}`` for a
+    decision the rules refuse (nothing changes)."""
+    a = json.loads(args_json)
+    try:
+        if fn == "new":
+            out: Any = {"match": _local.new_match(a["config"], a["seats"], a["seed"]),
+                        "events": []}
+        elif fn == "step":
+            m, events = _local.step(a["match"], clock=time.monotonic, seconds=BOT_SECONDS)
+            out = {"match": m, "events": events, "humans": _local.humans_to_act(m)}
+        elif fn == "decide":
+            m, events = _local.decide(a["match"], a["seat"], a["decision"])
+            out = {"match": m, "events": events, "humans": _local.humans_to_act(m)}
+        elif fn == "show":
+            out = _local.show(a["match"], a["seat"], a.get("events", ()))
+            out["humans"] = _local.humans_to_act(a["match"])
+        else:
+            raise KeyError(fn)
+    except ValueError as exc:
+        return json.dumps({"error": str(exc)})
+    return json.dumps(out)
+
+
 # ---------------------------------------------------------------------------
 # Local matches: the whole match in the page, no server (the tutorial; offline play).
 #
@@ -127,7 +158,7 @@ def verify(config_json: str, seed_hex: str, log_json: str, seat: int | None,
 # legal, else the greedy bot on its own view.  The log has the server's format, so a
 # local match is resumed by replaying it.
 
-_local: dict[str, dict[str, Any]] = {}
+_hosted: dict[str, dict[str, Any]] = {}
 
 
 def _local_prompt(g: dict[str, Any], events: list[Any]) -> dict[str, Any]:
@@ -205,7 +236,7 @@ def local_new(match_id: str, config_json: str, setup_json: str) -> str:
             g["state"], ev = _jumped(g["state"], entry["j"]), []
         g["log"].append(entry)
         events += ev
-    _local[match_id] = g
+    _hosted[match_id] = g
     events += _advance(g)
     return json.dumps(_local_prompt(g, events))
 
@@ -213,7 +244,7 @@ def local_new(match_id: str, config_json: str, setup_json: str) -> str:
 def local_decide(match_id: str, decision: str, plan_json: str) -> str:
     """The human's decision; the plan's dice and opponent decisions come next.  Returns
     the next prompt, or ``{"t": "error", ...}`` for a refused decision (nothing changes)."""
-    g = _local.get(match_id)
+    g = _hosted.get(match_id)
     if g is None:
         return json.dumps({"t": "error", "code": "not_found", "match": match_id})
     plan = json.loads(plan_json)
@@ -242,7 +273,7 @@ def _jumped(s: kickline.State, changes: dict[str, Any]) -> kickline.State:
 def local_jump(match_id: str, changes_json: str) -> str:
     """Move a local match's clock and score (only the tutorial does this, to reach the
     end of a match in a few moves); kept in the log so a resume repeats it."""
-    g = _local[match_id]
+    g = _hosted[match_id]
     changes = json.loads(changes_json)
     g["state"] = _jumped(g["state"], changes)
     g["log"].append({"k": "j", "j": changes})
@@ -251,5 +282,5 @@ def local_jump(match_id: str, changes_json: str) -> str:
 
 def local_log(match_id: str) -> str:
     """What to keep to resume the match later: its config and log."""
-    g = _local[match_id]
+    g = _hosted[match_id]
     return json.dumps({"config": g["config"], "log": g["log"], "seat": g["seat"]})

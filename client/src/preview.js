@@ -91,6 +91,11 @@ export class Preview extends EventTarget {
     return this.call({ op: "odds", view: JSON.stringify(view) }).catch(() => null);
   }
 
+  // Offline play: a match run here, in the worker (kickline.local); see screens/local.js.
+  local(fn, args) {
+    return this.call({ op: "local", fn, args: JSON.stringify(args) });
+  }
+
   verify(config, seed, log, seat, contributions = null) {
     return this.call({ op: "verify", config: JSON.stringify(config), seed, log: JSON.stringify(log), seat, contributions: JSON.stringify(contributions) });
   }

@@ -3,9 +3,11 @@
 The actor takes commands from a bounded inbox one at a time, hands each to the core
 with the wall-clock time, and carries out the effects in order: it writes every
 :class:`~.core.Persist` to the store (retrying while the store is unreachable) before
-any later :class:`~.core.Send` leaves, keeps the timers the core asks for, and keeps
-the match's lease alive.  It stops when the match is over, when the lease is lost,
-or when its task group is cancelled.
+any later :class:`~.core.Send` leaves, keeps the timers the core asks for, runs a
+thinking bot's :class:`~.core.Think` in a worker thread (at most ``bot_seconds`` of
+thought, and no more such threads at once than the shared limiter allows) and hands the
+answer back, and keeps the match's lease alive.  It stops when the match is over, when
+the lease is lost, or when its task group is cancelled.
 """
 
 from __future__ import annotations
@@ -13,13 +15,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import anyio
-from anyio.abc import TaskStatus
+from anyio.abc import TaskGroup, TaskStatus
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from . import metrics, quarantine
@@ -37,6 +40,8 @@ from .core import (
     Send,
     SetTimer,
     Sit,
+    Think,
+    Thought,
     TimerFired,
     public_entry,
 )
@@ -63,6 +68,7 @@ class ActorLimits:
     lease_ttl: float = 15.0
     retry_min: float = 0.05
     retry_max: float = 2.0
+    bot_seconds: float = 1.0  # the wall-clock cap of a thinking bot's decision
 
 
 @dataclass(slots=True)
@@ -92,6 +98,7 @@ class Actor:
         limits: ActorLimits = ActorLimits(),
         clock: Callable[[], float] = time.time,
         stats: Stats | None = None,
+        bot_limiter: anyio.CapacityLimiter | None = None,
     ) -> None:
         self.core = core
         self.store = store
@@ -99,6 +106,9 @@ class Actor:
         self.limits = limits
         self.clock = clock
         self.stats = stats or Stats()
+        # Shared by every actor of a lobby: how many thinking bots may hold a thread.
+        self.bot_limiter = bot_limiter
+        self._tg: TaskGroup | None = None
         self.peers: dict[int, Peer] = {}
         self.timers: dict[str, float] = {}
         self._alarm: tuple[anyio.CancelScope, float] | None = None  # the timer task's sleep
@@ -173,6 +183,7 @@ class Actor:
         try:
             async with anyio.create_task_group() as tg:
                 self._scope = tg.cancel_scope
+                self._tg = tg
                 if self.store.leases_expire:
                     tg.start_soon(self._keep_lease, tg.cancel_scope)
                 tg.start_soon(self._alarms)
@@ -314,6 +325,26 @@ class Actor:
         elif isinstance(e, Finished):
             self.finished = True
             self._log_result(e.result)
+        elif isinstance(e, Think) and self._tg is not None:
+            self._tg.start_soon(self._think, e)
+
+    async def _think(self, e: Think) -> None:
+        """Run a thinking bot in a worker thread and hand its decision to the core.  A
+        failing bot answers nothing the core would apply: it plays the default instead."""
+        bot = self.core.bots[e.bot]
+        timed = getattr(bot, "timed", None)
+        run = timed(self.limits.bot_seconds, time.monotonic) if timed is not None else bot
+        if self.bot_limiter is None:
+            self.bot_limiter = anyio.CapacityLimiter(1)
+        try:
+            decision = await anyio.to_thread.run_sync(
+                run, e.view, e.legal, random.Random(e.seed), limiter=self.bot_limiter,
+                abandon_on_cancel=True)
+        except Exception:
+            log.exception("match %s: the %s bot failed; it plays the default decision",
+                          self.match_id, e.bot)
+            decision = ""
+        await self.put(Thought(e.seat, e.asked, str(decision)))
 
     async def _persist(self, e: Persist) -> None:
         snapshot = None if e.snapshot is None else pack(e.snapshot)

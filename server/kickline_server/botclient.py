@@ -26,6 +26,7 @@ import logging
 import math
 import random
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -128,6 +129,7 @@ async def play(
     on_queued: Callable[[float | None], None] | None = None,
     state: BotState | None = None,
     drop_after: int | None = None,
+    bot_seconds: float = 1.0,
 ) -> Message:
     """Play one match; returns the server's ``over`` message, or raises :class:`BotError`.
 
@@ -141,10 +143,14 @@ async def play(
     ``connect_timeout`` seconds is not there; one that drops the connection is tried
     again (backing off) for ``reconnect_timeout`` seconds; a quick match nobody pairs, or
     a created match nobody joins, is left after ``wait`` seconds (``None``: never).
-    ``drop_after`` (tests) drops the connection once after that many decisions."""
+    ``drop_after`` (tests) drops the connection once after that many decisions.  A search
+    bot (``strong``, ``strongest``) thinks at most ``bot_seconds`` per decision."""
     if how not in ("quick", "create", "join"):
         raise ValueError("how is quick, create or join")
     bot = games.get(game).bots[strategy]
+    timed = getattr(bot, "timed", None)
+    if timed is not None:
+        bot = timed(bot_seconds, time.monotonic)
     st = state or BotState()
     if st.contribution is None:
         st.contribution = (hashlib.sha256(f"{seed}:dice".encode()).digest()
@@ -364,7 +370,10 @@ async def _decide(send: Callable[..., Awaitable[None]], st: BotState, bot: games
                   seed: str, version: int, turn: int, view: Any, legal: list[str],
                   pending: dict[str, float]) -> None:
     rng = random.Random(f"{seed}:{st.seat}:{turn}")
-    choice = bot(view, legal, rng)
+    if getattr(bot, "thinks", False):  # a search bot: think off the loop (pings go on)
+        choice = await anyio.to_thread.run_sync(bot, view, legal, rng)
+    else:
+        choice = bot(view, legal, rng)
     rid = f"{st.seat}:{version}"
     pending[rid] = anyio.current_time()
     st.decisions += 1

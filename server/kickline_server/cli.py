@@ -75,7 +75,11 @@ def add_bot_options(b: argparse.ArgumentParser) -> None:
     how.add_argument("--create", action="store_true",
                      help="create a match and print its invite code on stderr (JSON)")
     how.add_argument("--join", metavar="CODE", help="join a match by invite code")
-    b.add_argument("--strategy", default="random", help="the bot: random | greedy (random)")
+    b.add_argument("--strategy", default="random",
+                   help="the bot: beginner | casual | strong | strongest, or random | greedy "
+                        "(greedy is casual) (random)")
+    b.add_argument("--bot-seconds", type=float, default=1.0,
+                   help="seconds strong and strongest may think per decision (1.0)")
     b.add_argument("--game", default="kickline", help="the ruleset: kickline | toy (kickline)")
     b.add_argument("--mode", default="training",
                    help="kickline: training | standard | advanced (training)")
@@ -240,7 +244,9 @@ def _serve(args: argparse.Namespace) -> int:
             queue=queue,
             challenges=ChallengeLimits(ttl=opts.challenge_ttl, outgoing=opts.challenges_out,
                                        incoming=opts.challenges_in),
-            actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl)),
+            bot_threads=opts.bot_threads,
+            actor=ActorLimits(inbox=opts.inbox, lease_ttl=opts.lease_ttl,
+                              bot_seconds=opts.bot_seconds)),
         admin_password=opts.admin_password, drain_timeout=opts.drain_timeout,
         worker=args.worker_index,
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
@@ -354,7 +360,8 @@ def _bot(args: argparse.Namespace) -> int:
         over = anyio.run(partial(
             play, url, how=how, code=args.join, game=args.game, config=config,
             strategy=args.strategy, name=args.name, seed=args.seed, clock=clock,
-            private=args.private, rated=args.rated, wait=wait, connect_timeout=args.connect_timeout,
+            bot_seconds=args.bot_seconds, private=args.private, rated=args.rated, wait=wait,
+            connect_timeout=args.connect_timeout,
             on_code=announce, on_queued=queued, state=state))
     except Exception as exc:
         inner = _unwrap(exc)

@@ -240,6 +240,10 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "(needs --redis-url; with the embedded store it stays one process)"),
     Option("drain_timeout", float, 10.0,
            "on SIGTERM: seconds the matches get to stop and be handed over before exit"),
+    Option("bot_seconds", float, 1.0,
+           "seconds the strong and strongest bots may think per decision"),
+    Option("bot_threads", int, 1,
+           "strong or strongest bot decisions worked out at once (each keeps a CPU busy)"),
     Option("pairing_timeout", float, 600.0, "seconds one Swiss pairing may take (1,000 "
            "players take tens of seconds)"),
     Option("max_tournaments", int, 200, "unfinished tournaments per server"),

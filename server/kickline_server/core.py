@@ -18,7 +18,11 @@ Driving contract:
    ``handle(TimerFired(key), at)`` at wall time ``at``; a later :class:`SetTimer` with the
    same key replaces it and :class:`CancelTimer` drops it.  :class:`Finished` says the
    match is over (its connections may still be answered).
-3. Connections are small integers chosen by the host: ``Connect`` attaches one to a
+3. A bot that takes time to think (its ``thinks`` attribute is true: the search bots) is
+   not called by the core: a :class:`Think` effect asks the host to run it off the core
+   (a worker thread) and to hand its answer back as ``handle(Thought(...), now)``.  Quick
+   bots are called in place.
+4. Connections are small integers chosen by the host: ``Connect`` attaches one to a
    seat (or as a spectator), ``Disconnect`` detaches it.  The core never closes them.
 
 Presence: a seat with no connection is *away*.  Being away costs a player only what
@@ -211,8 +215,18 @@ class Resume:
     """After a restore: restart the clocks of owed decisions and the grace windows."""
 
 
+@dataclass(frozen=True, slots=True)
+class Thought:
+    """A thinking bot's decision for ``seat``, worked out by the host (see :class:`Think`);
+    ``asked`` echoes the question's ``Think.asked``."""
+
+    seat: int
+    asked: int
+    decision: str
+
+
 Command = (Sit | Connect | Disconnect | Decide | Resign | Reveal | Claim | Reserve | Cancel
-           | TimerFired | Resume)
+           | TimerFired | Resume | Thought)
 
 
 # --- effects ----------------------------------------------------------------------
@@ -253,7 +267,22 @@ class Finished:
     result: Plain
 
 
-Effect = Persist | Send | SetTimer | CancelTimer | Finished
+@dataclass(frozen=True, slots=True)
+class Think:
+    """Run the thinking bot ``bot`` for ``seat``: ``bot(view, legal, random.Random(seed))``,
+    then ``handle(Thought(seat, asked, decision), now)``.  It is asked once per question
+    (``asked`` names it: the state's version when it was asked); the core ignores an
+    answer to a question that is no longer open."""
+
+    seat: int
+    asked: int
+    bot: str
+    view: Plain
+    legal: list[str]
+    seed: bytes
+
+
+Effect = Persist | Send | SetTimer | CancelTimer | Finished | Think
 
 
 # --- the core -----------------------------------------------------------------------
@@ -295,6 +324,7 @@ class _Pending:
     full: bool = False  # something beyond the log changed: write a whole snapshot
     broadcast: bool = False
     sends: list[Send] = field(default_factory=list)
+    thinks: list[Think] = field(default_factory=list)
     finished: Plain | None = None
 
 
@@ -361,6 +391,8 @@ class MatchCore:
         self.timeouts = [0, 0]
         self.turns = [0, 0]
         self.owed: dict[int, float] = {}
+        self.pondering: dict[int, int] = {}
+        """Bot seats whose :class:`Think` is out, not yet answered: the question asked."""
         self.absent: dict[int, float] = {}
         self.replies: OrderedDict[str, _Reply] = OrderedDict()
         self.conns: dict[int, _Conn] = {}
@@ -579,6 +611,8 @@ class MatchCore:
             self._timer(cmd, now, p)
         elif isinstance(cmd, Resume):
             self._resume(now, p)
+        elif isinstance(cmd, Thought):
+            self._thought(cmd, now, p)
         effects = self._effects(p, now)
         self.log.trim(self.persisted)
         return effects
@@ -914,28 +948,64 @@ class MatchCore:
                 self.log.append({"k": "c", "o": value, "w": total, "e": events})
                 continue
             bot_seats = [s for s in ta.seats if (i := self.seats[s]) and i.bot]
-            if bot_seats:
-                for s in bot_seats:
+            quick = [s for s in bot_seats if not self._thinks(s)]
+            if quick:
+                for s in quick:
                     self._bot_move(s, now)
                 continue
+            for s in bot_seats:
+                self._think(s, p)
+            humans = [s for s in ta.seats if s not in bot_seats]
             for s in list(self.owed):
-                if s not in ta.seats:
+                if s not in humans:
                     del self.owed[s]
-            for s in ta.seats:
+            for s in humans:
                 self.owed.setdefault(s, now)
             return
         raise RuntimeError("the ruleset did not reach a human decision")
+
+    def _bot_seed(self, seat: int) -> bytes:
+        version = self.game.version(self.state)
+        return self.seed + b"bot" + version.to_bytes(8, "big") + bytes([seat])
+
+    def _thinks(self, seat: int) -> bool:
+        info = self.seats[seat]
+        return info is not None and bool(getattr(self.bots.get(info.bot or ""), "thinks", False))
 
     def _bot_move(self, seat: int, now: float) -> None:
         info = self.seats[seat]
         assert info is not None and info.bot is not None
         legal = list(self.game.legal(self.state, seat))
-        version = self.game.version(self.state)
-        rng = random.Random(self.seed + b"bot" + version.to_bytes(8, "big") + bytes([seat]))
+        rng = random.Random(self._bot_seed(seat))
         choice = self.bots[info.bot](self.game.view(self.state, seat), legal, rng)
         if choice not in legal:
             choice = self.game.default_decision(self.state, seat)
         self._apply(seat, choice, None, "b", now)
+
+    def _think(self, seat: int, p: _Pending) -> None:
+        """Ask the host to run a thinking bot, once per open question."""
+        info = self.seats[seat]
+        if seat in self.pondering or info is None or info.bot is None:
+            return
+        asked = self.pondering[seat] = self.game.version(self.state)
+        p.thinks.append(Think(seat, asked, info.bot, self.game.view(self.state, seat),
+                              list(self.game.legal(self.state, seat)), self._bot_seed(seat)))
+
+    def _thought(self, cmd: Thought, now: float, p: _Pending) -> None:
+        """A thinking bot's answer: applied if its question is still open (a bot's
+        question stays the same while the other seat makes its own secret choice), an
+        illegal answer (a failed bot) replaced by the default decision."""
+        if self.pondering.get(cmd.seat) != cmd.asked:
+            return
+        del self.pondering[cmd.seat]
+        kind, seats, _ = self.to_act()
+        if self.status != "playing" or kind != "decide" or cmd.seat not in seats:
+            return
+        choice = cmd.decision
+        if choice not in self.game.legal(self.state, cmd.seat):
+            choice = self.game.default_decision(self.state, cmd.seat)
+        self._apply(cmd.seat, choice, None, "b", now)
+        self._advance(now, p)
 
     def _finish(self, result: Plain, p: _Pending) -> None:
         self.status = "over"
@@ -1120,4 +1190,6 @@ class MatchCore:
         self.timers = want
         if p.finished is not None:
             out.append(Finished(p.finished))
+        elif self.status == "playing":
+            out.extend(p.thinks)
         return out

@@ -116,6 +116,9 @@ class LobbyLimits:
     players: PlayerLimits = field(default_factory=PlayerLimits)
     queue: QueueLimits = field(default_factory=QueueLimits)
     challenges: ChallengeLimits = field(default_factory=ChallengeLimits)
+    bot_threads: int = 1
+    """Thinking bots (strong, strongest) deciding at once, across all matches: each
+    holds a worker thread, and a CPU, for up to ``actor.bot_seconds``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +157,7 @@ class Lobby:
         self.tg = actors_tg
         self.owner = owner
         self.limits = limits
+        self._bot_limiter: anyio.CapacityLimiter | None = None
         self.fixed_seed = fixed_seed
         self.clock = clock
         self.stats = stats or Stats()
@@ -364,8 +368,10 @@ class Lobby:
         if not await self.store.acquire(core.match_id, self.owner,
                                         self.limits.actor.lease_ttl):
             raise BadRequest(Code.BUSY, "another server runs this match")
+        if self._bot_limiter is None:  # made on the event loop, shared by every actor
+            self._bot_limiter = anyio.CapacityLimiter(max(1, self.limits.bot_threads))
         actor = Actor(core, self.store, owner=self.owner, limits=self.limits.actor,
-                      clock=self.clock, stats=self.stats)
+                      clock=self.clock, stats=self.stats, bot_limiter=self._bot_limiter)
         self.actors[core.match_id] = actor
         for info in core.seats:
             if info is not None and info.bot is None:

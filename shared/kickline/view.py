@@ -126,6 +126,10 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         # 19.10.4: so is a lasting Double Team.
         turn["gambits"] = {SIDE_NAMES[side]: holds_gambits(s, side) for side in (HOME, VISITORS)}
         turn["double_team"] = [pid(i) for i in (t.double, t.partner) if i >= 0] or None
+        # A beaten gambit's cost still to land, and the tier the maneuver resolved at
+        # (19.4, 19.5.5, 19.6.5): announced by the events, kept here for the turn's end.
+        turn["beaten"] = t.beaten or None
+        turn["resolved"] = t.resolved or None
     return {
         "format": PLAIN_FORMAT,
         "seat": seat,
@@ -170,7 +174,13 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             "goals": list(so.goals),
             "sudden_death": so.sudden,
             "current": [pid(i) if i >= 0 else None for i in so.current],
+            "shot": [[pid(i) for i in so.shot[side]] for side in (HOME, VISITORS)],
         },
+        # The engine's remaining work beneath the question (frames of plain values) and
+        # the dice rolled but not yet read: public, and with them a view is a whole state
+        # but for what it hides, so a bot can play on from it (kickline.bots.belief).
+        "stack": [list(f) for f in s.stack],
+        "rolls": list(s.rolls),
     }
 
 

@@ -68,12 +68,12 @@ function choose(legal) {
 }
 
 // Make one decision through the UI.  Returns the decision text.
-async function playOne(page, legal) {
+async function playOne(page, legal, snap = snapshot) {
   const d = choose(legal);
   const parts = d.split(" ");
-  const start = (await snapshot(page)).version;
+  const start = (await snap(page)).version;
   for (let guard = 0; guard < 30; guard++) {
-    const s = await snapshot(page);
+    const s = await snap(page);
     // Sent: at once after the last tap, or by Confirm where the settings ask for it.
     if (s.pending || s.version !== start || s.over) return d;
     if (s.complete === d) { await page.locator("#confirm").tap(); return d; }
@@ -163,9 +163,13 @@ async function scenarioVsBot(browser) {
   await page.locator('[data-mode="advanced"]').tap();
   await page.selectOption("#team", "telekinetics");
   await page.selectOption("#opponent", "cyborgs");
+  // The level picked is the bot that sits down (the beginner: the quickest to play out).
+  await page.locator('[data-level="beginner"]').tap();
   await shot(page, "home");
   await page.locator("#vs-bot").tap();
   await page.waitForFunction(() => { const m = window.__kickline.match; return m && m.prompt && m.prompt.legal.length; }, null, { timeout: 20000 });
+  const seated = await page.evaluate(() => (window.__kickline.match.prompt.players || []).map((p) => p && p.bot));
+  if (!seated.includes("beginner")) problems.push(`the bot seated: ${JSON.stringify(seated)}`);
   await shot(page, "first-prompt");
   // Every kind of decision: it fits the screen, and axe finds nothing serious.
   const kinds = new Set();
@@ -321,6 +325,88 @@ async function scenarioOffline(browser) {
   await shot(page, "back-online");
   await ctx.close();
   return { connText, tried: d, more, problems };
+}
+
+// ---- offline play: a match on the device, no server (screens/local.js) -------------
+
+async function localSnapshot(page) {
+  return page.evaluate(() => {
+    const a = window.__kickline;
+    const lm = a.local;
+    const c = a.localChooser || null;
+    const cur = lm && lm.current;
+    const mine = !!(cur && !lm.busy && !lm.over && lm.passTo === null && cur.legal.length);
+    return {
+      over: !!(lm && lm.over), pass: !!(lm && lm.passTo !== null && lm.passTo !== undefined),
+      legal: mine ? cur.legal : [], version: cur ? cur.view.version : null,
+      secret: !!(cur && cur.view.to_act.secret), seat: cur ? cur.seat : null,
+      kind: c ? c.kind : null, args: c ? c.args : [], complete: c ? c.complete() : null,
+    };
+  });
+}
+
+// Wait until the local match asks a person (or hands the phone over, or is over).
+async function localTurn(page) {
+  await page.waitForFunction(() => {
+    const lm = window.__kickline.local;
+    return lm && !lm.busy && (lm.over || (lm.passTo !== null && lm.passTo !== undefined) || (lm.current && lm.current.legal.length));
+  }, null, { timeout: 60000, polling: 50 });
+}
+
+async function localPlay(page, n, seen = {}, untilSecretPasses = Infinity) {
+  let made = 0;
+  while (made < n && (seen.secretPasses || 0) < untilSecretPasses) {
+    await localTurn(page);
+    const s = await localSnapshot(page);
+    if (s.over) break;
+    if (s.pass) {
+      // The hand-over screen hides the board, the report and the choice just made.
+      if (await page.locator("#boardbox, #log, #panel").count()) seen.boardOnPass = true;
+      if (s.secret) seen.secretPasses = (seen.secretPasses || 0) + 1;
+      await page.locator("#take-phone").tap();
+      continue;
+    }
+    await playOne(page, s.legal, localSnapshot);
+    made++;
+    await page.waitForFunction((v) => { const lm = window.__kickline.local; return lm && (lm.busy || !lm.current || lm.current.view.version !== v || lm.over); }, s.version, { timeout: 20000, polling: 20 });
+  }
+  return made;
+}
+
+async function scenarioLocal(browser) {
+  const problems = [];
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  page.on("pageerror", (e) => problems.push(String(e)));
+  await setName(page, "Lou");
+  // One online visit: the service worker keeps the app, Pyodide and the rules.
+  await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+  await page.waitForFunction(() => window.__kickline.preview.ready, null, { timeout: 120000 });
+  await ctx.setOffline(true);
+  await page.reload();
+  await page.waitForFunction(() => window.__kickline.preview && window.__kickline.preview.ready, null, { timeout: 120000 });
+  if (await page.evaluate(() => window.__kickline.link && window.__kickline.link.online)) problems.push("online while the network is off");
+  // Against the bot, on the device.
+  await page.locator('[data-level="beginner"]').tap();
+  await page.locator("#local-bot").tap();
+  const made = await localPlay(page, 8);
+  await shot(page, "local-vs-bot");
+  const before = await localSnapshot(page);
+  await page.reload(); // still offline: the match comes back from the page's storage
+  await localTurn(page);
+  const after = await localSnapshot(page);
+  if (after.version !== before.version) problems.push(`the kept match moved: ${before.version} -> ${after.version}`);
+  const more = await localPlay(page, 4);
+  // Two people, one phone.
+  await page.goto(base + "/#/");
+  await page.locator("#local-pass").tap();
+  const seen = {};
+  const passMade = await localPlay(page, 60, seen, 2); // through two secret hand-overs
+  await shot(page, "pass-and-play");
+  if (!seen.secretPasses) problems.push("no hand-over screen before a secret choice");
+  if (seen.boardOnPass) problems.push("the board or the report showed on the hand-over screen");
+  await ctx.close();
+  return { made, more, passMade, secretPasses: seen.secretPasses || 0, problems };
 }
 
 // Frames a page receives on its websockets, decoded.
@@ -572,7 +658,7 @@ async function scenarioNewcomer(browser) {
   return { steps: steps.length, moments: [...seen], frames: [...frames], problems };
 }
 
-const scenarios = { newcomer: scenarioNewcomer, "quick-resign": scenarioQuickResign, "vs-bot": scenarioVsBot, "two-players": scenarioTwoPlayers, reload: scenarioReload, offline: scenarioOffline, secret: scenarioSecret };
+const scenarios = { newcomer: scenarioNewcomer, local: scenarioLocal, "quick-resign": scenarioQuickResign, "vs-bot": scenarioVsBot, "two-players": scenarioTwoPlayers, reload: scenarioReload, offline: scenarioOffline, secret: scenarioSecret };
 
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROME_ARGS, headless: true });
 let out;

@@ -72,3 +72,10 @@ def test_secret_maneuver_hidden_until_the_reveal(server_url: str) -> None:
 def test_quick_match_on_nine_spaces_and_resign(server_url: str) -> None:
     out = run(server_url, "quick-resign")
     assert out["spaces"] == 9
+
+
+def test_offline_play_against_the_bot_and_pass_and_play(server_url: str) -> None:
+    """With the network off after one visit: a match against a bot on the device, kept
+    across a reload, then two players on one phone with each secret choice handed over."""
+    out = run(server_url, "local")
+    assert int(out["made"]) == 8 and int(out["secretPasses"]) > 0  # type: ignore[call-overload]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -330,3 +331,27 @@ async def test_odds_for_a_player_whose_rules_have_not_loaded(
         assert checked == 2
         await w.send({"t": "odds", "id": "ow", "match": match})
         assert (await w.expect("error", re="ow"))["code"] in ("not_your_seat", "not_found")
+
+
+async def test_play_against_a_thinking_bot(serve: Any, server_config: Any, client: Any) -> None:
+    """The strong bot searches off the event loop (a worker thread, at most bot_seconds a
+    decision) and its decisions arrive like any other bot's."""
+    base = server_config().lobby
+    lobby = replace(base, actor=replace(base.actor, bot_seconds=0.2))
+    async with serve(server_config(lobby=lobby)) as url, client(url) as c:
+        await c.hello("human")
+        await c.send({"t": "create", "id": "c1", "game": "kickline", "bot": "strong",
+                      "config": {"mode": "training", "board": 7}})
+        ack = await c.expect("ack", re="c1")
+        bot_moves = 0
+        while bot_moves < 3:
+            msg = await c.recv()
+            if msg["t"] != "prompt":
+                continue
+            bot_moves += sum(1 for e in msg["events"] if e.get("seat") == 1
+                             and e["t"] in ("decision", "chosen"))
+            if msg["legal"]:
+                await c.send({"t": "decide", "id": f"d{msg['version']}", "match": ack["match"],
+                              "version": msg["version"], "decision": msg["legal"][0]})
+        players = [m for m in c.seen if m["t"] == "prompt"][-1]["players"]
+        assert players[1] == {"name": "strong bot", "bot": "strong"}

@@ -28,6 +28,8 @@ from kickline_server.core import (
     Send,
     SetTimer,
     Sit,
+    Think,
+    Thought,
     TimerFired,
     verify,
 )
@@ -627,6 +629,75 @@ def test_after_a_restart_a_waiting_creator_has_the_grace_to_come_back() -> None:
     again = Host(core)
     again.do(Resume(), now=1000.0)
     assert again.timers == {"expire": 1120.0}
+
+
+class _Thinker:
+    """A bot that takes time: the core asks the host to run it (``Think``)."""
+
+    thinks = True
+
+    def __call__(self, view: Any, legal: Any, rng: random.Random) -> str:
+        return toy.greedy_bot(view, legal, rng)
+
+
+def _thinking_core() -> MatchCore:
+    return MatchCore(toy.GAME, {**toy.BOTS, "deep": _Thinker()}, match_id="m1",
+                     config={"board": 30}, seed=SEED, now=0.0)
+
+
+def test_a_thinking_bot_is_run_by_the_host_once_per_question() -> None:
+    h = Host(_thinking_core())
+    h.do(Sit(0, A, "Alice", conn=1))
+    effects = h.do(Sit(1, "bot", "Deep bot", bot="deep"))
+    thinks = [e for e in effects if isinstance(e, Think)]
+    assert [(t.seat, t.bot) for t in thinks] == [(1, "deep")]
+    assert thinks[0].legal == ["jog", "sprint"] and thinks[0].view["seat"] == 1
+    assert set(h.timers) == {"clock:0"}  # a bot has no clock
+    # The human chooses first (a secret choice): the bot's question is the same one,
+    # so it is not asked again.
+    prompt = h.last_prompt(1)
+    effects = h.do(Decide(1, A, "a", prompt["version"], "jog"))
+    assert not [e for e in effects if isinstance(e, Think)]
+    h.do(Thought(1, thinks[0].asked, "sprint"))
+    bot_moves = [e for e in h.log if e["k"] == "d" and e["s"] == 1]
+    assert bot_moves == [dict(bot_moves[0], d="sprint", by="b")]
+    # An answer nobody asked for (a second copy, a question already closed) changes nothing.
+    before = len(h.log)
+    h.do(Thought(1, thinks[0].asked, "jog"))
+    assert len(h.log) == before
+
+
+def test_a_thinking_bot_plays_a_match_out_and_a_bad_answer_plays_the_default() -> None:
+    h = Host(_thinking_core())
+    h.do(Sit(0, A, "Alice", conn=1))
+    asked = [e for e in h.do(Sit(1, "bot", "Deep bot", bot="deep")) if isinstance(e, Think)]
+    h.do(Thought(1, asked[0].asked, "fly to the moon"))  # failed: the default instead
+    assert [e["d"] for e in h.log if e["k"] == "d" and e["s"] == 1] == ["jog"]
+    rng = random.Random(3)
+    asked = []
+    while h.core.status == "playing":
+        if asked:  # the host answers what the core asked, as an actor's thread would
+            t = asked.pop()
+            effects = h.do(Thought(t.seat, t.asked, rng.choice(t.legal)))
+        else:
+            prompt = h.last_prompt(1)
+            effects = h.do(Decide(1, A, f"v{prompt['version']}", prompt["version"],
+                                  rng.choice(prompt["legal"])))
+        asked += [e for e in effects if isinstance(e, Think)]
+    assert h.finished is not None and h.finished["reason"] == "played"
+    assert all(e["by"] == "b" for e in h.log if e["k"] == "d" and e["s"] == 1)
+
+
+def test_a_restored_match_asks_its_thinking_bot_again() -> None:
+    h = Host(_thinking_core())
+    h.do(Sit(0, A, "Alice", conn=1))
+    h.do(Sit(1, "bot", "Deep bot", bot="deep"))  # the Think is lost with the process
+    core = MatchCore.restore(toy.GAME, {**toy.BOTS, "deep": _Thinker()}, h.snapshot, h.log)
+    h2 = Host(core)
+    thinks = [e for e in h2.do(Resume(), 10.0) if isinstance(e, Think)]
+    assert [t.seat for t in thinks] == [1]
+    h2.do(Thought(1, thinks[0].asked, "sprint"))
+    assert [e["d"] for e in h2.log if e["k"] == "d" and e["s"] == 1] == ["sprint"]
 
 
 def test_a_live_match_holds_only_the_log_window_and_catches_up_from_the_store() -> None:

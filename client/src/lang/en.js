@@ -96,6 +96,14 @@ const MODE_HINTS = {
   standard: "Adds the species abilities.",
   advanced: "Adds gambits, personal abilities and advanced skills.",
 };
+// The bot levels a player picks, weakest first (kickline.bots.LEVELS).
+const BOT_LEVELS = { beginner: "Beginner", casual: "Casual", strong: "Strong", strongest: "Strongest" };
+const BOT_LEVEL_HINTS = {
+  beginner: "Knows the rules and makes plenty of mistakes.",
+  casual: "Plays sensible rules of thumb, move by move.",
+  strong: "Looks ahead through the dice, and mixes its cards so you cannot read them.",
+  strongest: "Looks further ahead; takes up to a second over each move.",
+};
 const TEAMS = {
   training: "Training XI", "fire-demons": "Fire Demons", cyborgs: "Cyborgs", telekinetics: "Telekinetics", oozes: "Oozes",
 };
@@ -390,12 +398,31 @@ const UI = {
     board: "Board", boardSize: "Board size", spaces: (n) => `${n} spaces`, mode: "Mode",
     yourTeam: "Your team", opponentTeam: "Opponent (bot or private match)",
     vsBot: "Play against the bot", quick: "Quick match", create: "Create a private match",
+    botLevel: "Bot level",
     looking: "Looking for an opponent…", cancel: "Cancel",
     haveCode: "Have a code?", code: "Match code", join: "Join", watch: "Watch",
     openTables: "Open tables", liveMatches: "Live matches",
     noTables: "Nobody is waiting for an opponent right now.", noLive: "No public match is being played right now.",
     table: (names, mode, board) => `${names || "…"} · ${mode}, ${board} spaces`,
     notConnected: "Not connected yet; try again in a moment.",
+  },
+  local: {
+    title: "Play on this device",
+    hint: "No server needed once the app has loaded: a match against the bot, or two players passing one phone. It is kept on this device.",
+    vsBot: (level) => `Play the ${level.toLowerCase()} bot here`, passAndPlay: "Two players, one phone",
+    resume: (names) => `Back to ${names}`,
+    player: (n) => `Player ${n}`, you: "You", bot: (level) => `${level} bot`,
+    passTo: (name) => `Pass the phone to ${name}`,
+    secretAhead: "A secret choice is next: the other player looks away until it is made.",
+    yourTurnAhead: "It is their move.",
+    imReady: (name) => `I am ${name}: show my move`,
+    yourMoveName: (name) => `${name}, your move`,
+    thinking: "The bot is thinking…", rulesLoading: "Loading the rules on this device…",
+    noRules: "The rules could not start on this device, so it cannot play here.",
+    refused: "That move is not possible now.",
+    over: (winner, score) => `${winner ? `${winner} won` : "A draw"}, ${score[0]} : ${score[1]}.`,
+    badge: "On this device", gone: "This match is no longer kept on this device.",
+    lobby: "Back to the lobby", failed: (why) => `The match stopped: ${why}`,
   },
   queue: {
     rated: "Rated quick match",
@@ -967,7 +994,8 @@ function narrate(e, ctx) {
 
 export default {
   lang: "en",
-  ROLES, CARDS, KINDS, ENUMS, STEPS, ERRORS, MODES, MODE_HINTS, TEAMS, UI,
+  ROLES, CARDS, KINDS, ENUMS, STEPS, ERRORS, MODES, MODE_HINTS, TEAMS, UI, BOT_LEVELS,
+  BOT_LEVEL_HINTS,
   ROLE_INFO, SPECIES_INFO, ABILITIES, KIND_HELP, CARD_LONG, LAWS, TUTORIAL,
   EVENTS, playerLabel, sideName, cardName, describe, narrate, who, team, parts,
   unknownEvent: "Something happened that this version of the app cannot put into words yet.",

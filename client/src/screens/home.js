@@ -10,6 +10,13 @@ import { W } from "../words.js";
 
 const MODES = ["training", "standard", "advanced"];
 const TEAMS = ["training", "fire-demons", "cyborgs", "telekinetics", "oozes"];
+export const BOT_LEVELS = ["beginner", "casual", "strong", "strongest"];
+
+// The bot level the player last picked (casual, the rules-of-thumb bot, at first).
+export function botLevel() {
+  const v = LS.get("botLevel");
+  return BOT_LEVELS.includes(v) ? v : "casual";
+}
 
 // The lobby's choices, kept between visits.  teams[0] is always the player's own team:
 // they take seat 0 when creating, and a quick match reads teams[0] as theirs.
@@ -90,8 +97,11 @@ function view() {
     ${modeSeg(cfg)}
     <p class="hint">${W.MODE_HINTS[cfg.mode]}</p>
     <div class="row teams">${teamSelect("team", H.yourTeam, cfg.teams[0], "team")}${teamSelect("opponent", H.opponentTeam, cfg.teams[1], "opponent")}</div>
+    <h3>${H.botLevel}</h3>
+    ${levelSeg()}
+    <p class="hint">${W.BOT_LEVEL_HINTS[botLevel()]}</p>
     <div class="grid actions">
-      <button class="btn primary" type="button" id="vs-bot" ?disabled=${!on} @click=${() => lobby({ t: "create", game: "kickline", config: config(), bot: "greedy" })}>${H.vsBot}</button>
+      <button class="btn primary" type="button" id="vs-bot" ?disabled=${!on} @click=${() => lobby({ t: "create", game: "kickline", config: config(), bot: botLevel() })}>${H.vsBot}</button>
       <button class="btn" type="button" id="quick" ?disabled=${!on} @click=${() => quick(config(), false)}>${H.quick}</button>
       <button class="btn" type="button" id="create" ?disabled=${!on} @click=${() => lobby({ t: "create", game: "kickline", config: config(), private: true })}>${H.create}</button>
     </div>
@@ -114,6 +124,15 @@ function boardSeg(cfg) {
     const sel = cfg.board === n;
     return html`<button class="btn${sel ? " on" : ""}" type="button" role="radio" aria-checked=${sel ? "true" : "false"}
       data-board=${String(n)} @click=${() => { LS.set("board", String(n)); update(); }}>${H.spaces(n)}</button>`;
+  })}</div>`;
+}
+
+function levelSeg() {
+  const level = botLevel();
+  return html`<div class="seg" role="radiogroup" aria-label=${W.UI.home.botLevel}>${BOT_LEVELS.map((lv) => {
+    const sel = level === lv;
+    return html`<button class="btn${sel ? " on" : ""}" type="button" role="radio" aria-checked=${sel ? "true" : "false"}
+      data-level=${lv} @click=${() => { LS.set("botLevel", lv); update(); }}>${W.BOT_LEVELS[lv]}</button>`;
   })}</div>`;
 }
 

@@ -12,6 +12,7 @@ import "./match.js";
 import "./rules.js";
 import "./settings.js";
 import "./tutorial.js";
+import "./local.js";
 import "./events.js";
 import "./event.js";
 import "./event-big.js";

@@ -1,10 +1,11 @@
-"""Bots that play through a seat's view only: ``bot(view, legal, rng) -> decision``.
+"""The rule-of-thumb bots: ``bot(view, legal, rng) -> decision`` from the seat's view.
 
-``random`` picks uniformly among the legal decisions.  ``greedy`` plays the way a
-sensible coach would: it shoots when the odds favour it, sends a challenger only
-when the walk is cheap for somebody fresh, throws to where a teammate stands,
-keeps its arrangement (which the rules already hold to its kickoff space), and
-brings tired or injured players off when it may.
+``random`` picks uniformly among the legal decisions.  ``greedy`` (the ``casual`` level)
+plays the way a sensible coach would: it shoots when the odds favour it, sends a
+challenger only when the walk is cheap for somebody fresh, throws to where a teammate
+stands, keeps its arrangement (which the rules already hold to its kickoff space), and
+brings tired or injured players off when it may.  It is also the search bots' default
+policy inside their playouts.
 """
 
 from __future__ import annotations

@@ -1,0 +1,157 @@
+"""The bots' strength ladder: each level against the one below it.
+
+    python bench/bots.py [--pairs casual:beginner,strong:casual,strongest:strong]
+                         [--modes advanced] [--boards 7] [--matches 200] [--workers 2]
+                         [--scale 1.0] [--seed 0] [--json]
+
+Each pair plays ``--matches`` matches per mode and board; the stronger level takes seat 0
+in half of them (the toss is a die like any other), and in standard and advanced mode the
+teams cycle through the 16 ordered pairings of the species teams.  It prints each pair's
+win rate for the stronger level with its 95% Wilson interval, the CPU seconds per
+decision of each level (mean, 95th percentile, max; a decision with one legal option is
+taken by the engine and never reaches a bot), and what a ladder of 1,000 matches per
+pair and mode would cost on this machine at those figures.
+
+The search levels think for a fixed number of playouts (``kickline.bots.BUDGETS``), not
+for a wall-clock time, so a run is reproducible and any machine measures the same
+strength; ``--scale`` multiplies every playout budget (0.25 plays a cheaper ladder).
+Matches run in ``--workers`` processes over disjoint seeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "shared"))
+
+import kickline  # noqa: E402
+from kickline.bots import BOTS, BUDGETS, Bot, Budget, SearchBot  # noqa: E402
+from kickline.roster import SPECIES_TEAMS  # noqa: E402
+
+Z95 = 1.959964
+PAIRINGS = [(a, b) for a in SPECIES_TEAMS for b in SPECIES_TEAMS]
+
+
+def wilson(wins: float, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a binomial proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = p + Z95 * Z95 / (2 * n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n))
+    den = 1 + Z95 * Z95 / n
+    return (centre - half) / den, (centre + half) / den
+
+
+def bot_for(level: str, scale: float) -> Bot:
+    if level in BUDGETS and scale != 1.0:
+        b = BUDGETS[level]
+        return SearchBot(Budget(max(1, round(b.playouts * scale)), b.horizon, b.candidates))
+    return BOTS[level]
+
+
+def play(job: tuple[str, str, str, int, int, float, int]) -> dict[str, Any]:
+    """One match: ``strong`` against ``weak``; the stronger in seat ``i % 2``."""
+    strong, weak, mode, board, i, scale, seed = job
+    strong_seat = i % 2
+    levels = (strong, weak) if strong_seat == 0 else (weak, strong)
+    bots = [bot_for(lv, scale) for lv in levels]
+    teams = list(PAIRINGS[(i // 2) % 16]) if mode != "training" else ["training"] * 2
+    s = kickline.new_game({"mode": mode, "board": board, "teams": teams})
+    tag = f"{seed}:{strong}:{weak}:{mode}:{board}:{i}"
+    dice = random.Random(f"{tag}:dice")
+    rngs = [random.Random(f"{tag}:{seat}") for seat in (0, 1)]
+    times: dict[str, list[float]] = {strong: [], weak: []}
+    while True:
+        kind, seats, _ = kickline.to_act(s)
+        if kind == "over":
+            break
+        if kind == "chance":
+            outcomes = kickline.chance(s)[2]
+            s, _ = kickline.apply_chance(s, outcomes[dice.randrange(len(outcomes))])
+            continue
+        seat = seats[0]
+        legal = kickline.legal(s, seat)
+        t0 = time.process_time()
+        d = bots[seat](kickline.view(s, seat), legal, random.Random(rngs[seat].random()))
+        times[levels[seat]].append(time.process_time() - t0)
+        s, _ = kickline.apply(s, seat, d)
+    win_side = 0 if s.score[0] > s.score[1] else 1
+    return {"strong_won": s.seat_of(win_side) == strong_seat, "times": times,
+            "shootout": s.period == 3}
+
+
+def _pct(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    ys = sorted(xs)
+    return ys[min(len(ys) - 1, int(q * len(ys)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pairs", default="casual:beginner,strong:casual,strongest:strong")
+    ap.add_argument("--modes", default="advanced")
+    ap.add_argument("--boards", default="7")
+    ap.add_argument("--matches", type=int, default=200)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--scale", type=float, default=1.0)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
+    started = time.time()
+    report: list[dict[str, Any]] = []
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for strong, weak in pairs:
+            for mode in args.modes.split(","):
+                for board in (int(b) for b in args.boards.split(",")):
+                    jobs = [(strong, weak, mode, board, i, args.scale, args.seed)
+                            for i in range(args.matches)]
+                    t0 = time.time()
+                    rows = list(pool.map(play, jobs))
+                    wins = sum(r["strong_won"] for r in rows)
+                    lo, hi = wilson(wins, len(rows))
+                    per: dict[str, Any] = {}
+                    for lv in (strong, weak):
+                        xs = [x for r in rows for x in r["times"][lv]]
+                        per[lv] = {"decisions_per_match": round(len(xs) / len(rows), 1),
+                                   "mean": round(sum(xs) / max(1, len(xs)), 4),
+                                   "p95": round(_pct(xs, 0.95), 4),
+                                   "max": round(max(xs, default=0.0), 4)}
+                    cpu_per_match = sum(per[lv]["mean"] * per[lv]["decisions_per_match"]
+                                        for lv in per)
+                    row = {"strong": strong, "weak": weak, "mode": mode, "board": board,
+                           "matches": len(rows), "strong_wins": wins,
+                           "rate": round(wins / len(rows), 4),
+                           "interval": [round(lo, 4), round(hi, 4)],
+                           "shootouts": sum(r["shootout"] for r in rows),
+                           "seconds": round(time.time() - t0, 1), "per_level": per,
+                           "cpu_seconds_per_match": round(cpu_per_match, 2),
+                           "cpu_hours_for_1000": round(cpu_per_match * 1000 / 3600, 2)}
+                    report.append(row)
+                    if not args.json:
+                        print(f"{strong} v {weak} {mode} b{board}: {wins}/{len(rows)} = "
+                              f"{100 * wins / len(rows):.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]"
+                              f"  cpu/match {cpu_per_match:.1f}s  1000 matches = "
+                              f"{cpu_per_match * 1000 / 3600:.1f} cpu-hours  "
+                              + "  ".join(f"{lv}: {p['mean']:.3f}s/decision (p95 "
+                                          f"{p['p95']:.3f}, max {p['max']:.3f})"
+                                          for lv, p in per.items()), flush=True)
+    if args.json:
+        print(json.dumps({"args": vars(args), "seconds": round(time.time() - started, 1),
+                          "pairs": report}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
