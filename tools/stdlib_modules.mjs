@@ -32,7 +32,13 @@ json.dumps(kickline.view(s, 0))
 `));
 rules.legal(JSON.stringify(view));
 rules.consequence(JSON.stringify(view), "toss home");
-const v = rules.verify(JSON.stringify({ mode: "training", board: 7 }), "00ff", "[]", 0);
+rules.odds(JSON.stringify(view));
+// A local match (the tutorial, offline play): its host, the bot, a jump, the log.
+const lp = rules.hosted.start("check", JSON.stringify({ mode: "training", board: 7 }), JSON.stringify({ seat: 0, seed: 1, plan: { dice: ["fortune"], opponent: [] } }));
+rules.hosted.decide("check", lp.legal[0], "{}");
+rules.hosted.jump("check", JSON.stringify({ minute: 1 }));
+rules.hosted.log("check");
+const v = rules.verify(JSON.stringify({ mode: "training", board: 7 }), "00ff", "[]", 0, JSON.stringify([null, "00".repeat(32)]));
 if (!v.ok) throw new Error("verify failed: " + v.error);
 // Offline play, a search bot's thinking included (its imports are the client's too).
 let lm = rules.local("new", JSON.stringify({ config: { mode: "advanced", board: 7, teams: ["cyborgs", "oozes"] }, seats: ["strong", "strong"], seed: "stdlib" }));

@@ -6,7 +6,7 @@ import { Preview } from "./preview.js";
 import { app, LS, dispatch, update, on } from "./app.js";
 import { startRouter, route, addChrome } from "./router.js";
 import { slot } from "./slots.js";
-import { runPreview } from "./match-model.js";
+import { runPreview, runOdds } from "./match-model.js";
 import { W } from "./words.js";
 import { hello } from "./identity.js";
 import "./screens/index.js";
@@ -15,7 +15,9 @@ app.preview = new Preview();
 
 function renderConn() {
   const c = document.querySelector("#conn");
-  if (!c || !app.link) return;
+  if (!c) return;
+  c.hidden = !app.link; // no name yet (the rules, the tutorial): no connection to show
+  if (!app.link) return;
   const s = app.link.state;
   c.textContent = W.UI.conn[s] || s;
   c.className = `conn ${s}`;
@@ -29,6 +31,7 @@ app.startLink = function startLink() {
   app.link.addEventListener("state", () => { renderConn(); update(); });
   app.link.addEventListener("message", (ev) => dispatch(ev.detail));
   app.link.start();
+  renderConn();
 };
 
 on("welcome", (m) => {
@@ -58,6 +61,7 @@ function startPreview() {
   else setTimeout(go, 0);
 }
 app.onFirstPrompt = startPreview;
+app.startPreview = () => app.preview.start();
 
 function boot() {
   document.body.classList.add("ready");
@@ -71,7 +75,7 @@ function boot() {
   // seconds, so it starts once the first prompt is on screen, or a moment after the
   // first screen is usable, whichever comes first.
   setTimeout(startPreview, 2000);
-  app.preview.addEventListener("ready", () => { update(); runPreview(); });
+  app.preview.addEventListener("ready", () => { update(); runPreview(); if (app.match) runOdds(app.match); });
   app.preview.addEventListener("failed", () => update());
   if ("serviceWorker" in navigator && !new URLSearchParams(location.search).has("nosw")) {
     navigator.serviceWorker.register("/sw.js").catch((e) => console.warn("kickline: no service worker", e));

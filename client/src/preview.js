@@ -85,13 +85,18 @@ export class Preview extends EventTarget {
     return this.call({ op: "consequence", view: JSON.stringify(view), decision }).catch(() => null);
   }
 
+  // The exact odds of the view's decisions ({decision: odds}), or null.
+  odds(view) {
+    if (!this.ready) return Promise.resolve(null);
+    return this.call({ op: "odds", view: JSON.stringify(view) }).catch(() => null);
+  }
+
   // Offline play: a match run here, in the worker (kickline.local); see screens/local.js.
   local(fn, args) {
     return this.call({ op: "local", fn, args: JSON.stringify(args) });
   }
 
-  verify(config, seed, log, seat, contributions) {
-    return this.call({ op: "verify", config: JSON.stringify(config), seed, log: JSON.stringify(log), seat,
-                       contributions: JSON.stringify(contributions === undefined ? null : contributions) });
+  verify(config, seed, log, seat, contributions = null) {
+    return this.call({ op: "verify", config: JSON.stringify(config), seed, log: JSON.stringify(log), seat, contributions: JSON.stringify(contributions) });
   }
 }

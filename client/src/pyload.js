@@ -12,9 +12,15 @@ export async function startRules(pyodide, wheelBytes, previewSource) {
   return {
     legal: (viewJson) => JSON.parse(mod.legal(viewJson)),
     consequence: (viewJson, decision) => JSON.parse(mod.consequence(viewJson, decision)),
-    verify: (configJson, seed, logJson, seat, contributionsJson) =>
-      JSON.parse(mod.verify(configJson, seed, logJson, seat, contributionsJson || "null")),
+    verify: (configJson, seed, logJson, seat, contribJson = "null") => JSON.parse(mod.verify(configJson, seed, logJson, seat, contribJson)),
+    odds: (viewJson) => JSON.parse(mod.odds(viewJson)),
     local: (fn, argsJson) => JSON.parse(mod.local(fn, argsJson)),
+    hosted: {
+      start: (id, config, setup) => JSON.parse(mod.local_new(id, config, setup)),
+      decide: (id, decision, plan) => JSON.parse(mod.local_decide(id, decision, plan)),
+      jump: (id, changes) => JSON.parse(mod.local_jump(id, changes)),
+      log: (id) => JSON.parse(mod.local_log(id)),
+    },
   };
 }
 

@@ -20,6 +20,7 @@ let current = null; // {screen, route}
 //   enter?(route), leave?(),         // when the route starts / stops showing it
 //   title?(route) -> string,         // the document title (the tab, the task switcher)
 //   wide?: false,                    // true: no max-width (boards, tables)
+//   after?(route),                   // after each draw (focus, scroll)
 // }
 export function addScreen(screen) {
   for (const p of screen.paths) {
@@ -69,6 +70,7 @@ function draw() {
   render(chrome(s), document.querySelector("#nav"));
   const title = s.title ? s.title(r) : null;
   if (!app.titleOverride) document.title = title ? `${title} · Kickline` : "Kickline";
+  if (s.after) s.after(r);
 }
 
 // The top bar's links: home, and back to your running match from any other screen.

@@ -34,6 +34,11 @@ function handle(m) {
     if (m.op === "legal") result = rules.legal(m.view);
     else if (m.op === "consequence") result = rules.consequence(m.view, m.decision);
     else if (m.op === "verify") result = rules.verify(m.config, m.seed, m.log, m.seat, m.contributions || "null");
+    else if (m.op === "odds") result = rules.odds(m.view);
+    else if (m.op === "local_new") result = rules.hosted.start(m.match, m.config, m.setup);
+    else if (m.op === "local_decide") result = rules.hosted.decide(m.match, m.decision, m.plan);
+    else if (m.op === "local_jump") result = rules.hosted.jump(m.match, m.changes);
+    else if (m.op === "local_log") result = rules.hosted.log(m.match);
     else if (m.op === "local") result = rules.local(m.fn, m.args);
     else throw new Error(`unknown op ${m.op}`);
     postMessage({ id: m.id, ok: true, result, workerMs: performance.now() - t0 });

@@ -140,6 +140,15 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--redis-prefix", default="kl:")
     a.add_argument("--log-level", default="WARNING")
 
+    v = sub.add_parser("verify", help="check a finished match's record: the dice seed "
+                       "against its commitment, every roll, the result",
+                       description="Check a match record (the end screen's \"Download the "
+                       "match record\", or GET /record/<match>.json): replays the log, rolls "
+                       "every die from the revealed seed, compares the result.  Exit 0 when "
+                       "it verifies, 1 when it does not, 2 when the file is not a record.")
+    v.add_argument("file", type=Path, help="the record (JSON)")
+    v.add_argument("--log-level", default="WARNING")
+
     d = sub.add_parser("doctor", help="report quarantined matches (set aside because they "
                        "could not be loaded) and try every unfinished one; works while the "
                        "server runs",
@@ -502,6 +511,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "admin":
         return _admin(args)
+    if args.command == "verify":
+        return _verify(args)
     if args.command == "doctor":
         return _doctor(args)
     if args.command == "backup":
@@ -509,6 +520,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "migrate":
         return _migrate(args)
     return _bot(args)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from .recordcheck import RecordError, check
+
+    try:
+        print(check(args.file))
+    except RecordError as exc:
+        print(f"kickline verify: {args.file}: {exc}", file=sys.stderr)
+        return 1 if str(exc).startswith("does not verify") else 2
+    return 0
 
 
 if __name__ == "__main__":

@@ -11,16 +11,23 @@ import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from kickline.game import Game, Plain
 
 Bot = Callable[[Plain, Sequence[str], random.Random], str]
 
 
+# The exact odds of a seat's decisions now (Kickline: ``kickline.odds``), for a client
+# whose own copy of the rules has not loaded yet; computed from the seat's view only.
+Odds = Callable[[Any, int], Plain]
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     game: Game
     bots: Mapping[str, Bot]
+    odds: Odds | None = None
 
 
 def random_bot(view: Plain, legal: Sequence[str], rng: random.Random) -> str:
@@ -34,7 +41,18 @@ def _load_kickline() -> Ruleset:
         bots: Mapping[str, Bot] = dict(importlib.import_module("kickline.bots").BOTS)
     except ImportError:  # the engine without its bots: play uniformly at random
         bots = {"random": random_bot}
-    return Ruleset(game=kickline.GAME, bots=bots)
+    odds: Odds | None = None
+    try:
+        decision_odds = importlib.import_module("kickline.odds").decision_odds
+        state_from_view = importlib.import_module("kickline.preview").state_from_view
+
+        def odds(state: Any, seat: int) -> Plain:
+            # From the seat's view, so the odds know nothing the seat does not.
+            view = kickline.GAME.view(state, seat)
+            return decision_odds(state_from_view(view), seat, max_nodes=3000)
+    except ImportError:  # an engine without odds: the client shows none until it loads
+        pass
+    return Ruleset(game=kickline.GAME, bots=bots, odds=odds)
 
 
 def _load_toy() -> Ruleset:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 import anyio
+import anyio.to_thread
 from anyio.abc import TaskGroup, TaskStatus
 
 from . import games, metrics, quarantine
@@ -176,6 +177,10 @@ class Lobby:
         self._creates = Rate(b.creates_per_hour, hour, clock=clock)
         self._creates_by_address = Rate(b.creates_per_hour_per_address, hour, clock=clock)
         self._watches = Rate(b.watches_per_minute, minute, clock=clock)
+        # Odds for a client whose rules have not loaded: one computation at a time on the
+        # server, one in flight per connection (each is bounded: games.Ruleset.odds).
+        self._odds_limiter = anyio.CapacityLimiter(1)
+        self._odds_busy: weakref.WeakSet[Connection] = weakref.WeakSet()
         self._watches_by_address = Rate(b.watches_per_minute_per_address, minute, clock=clock)
         self._code_misses = Lockout(b.code_misses_per_minute, minute, base=b.lockout,
                                     cap=b.max_lockout, clock=clock)
@@ -863,16 +868,50 @@ class Lobby:
     async def _on_list(self, conn: Connection, msg: Message) -> None:
         game = msg.get("game")
         out = []
+        live: list[dict[str, Any]] = []  # public matches being played, for the lobby's "watch" list
         for mid, actor in sorted(self.actors.items()):
             core = actor.core
-            if core.status != "waiting" or core.meta.get("private"):
+            if core.meta.get("private") or (game is not None and core.game.name != game):
                 continue
-            if game is not None and core.game.name != game:
-                continue
-            out.append({"match": mid, "code": core.meta.get("code"), "game": core.game.name,
-                        "config": core.config, "clock": core.clock.plain(),
-                        "players": [None if s is None else s.name for s in core.seats]})
-        conn.push({"t": "ack", "re": msg["id"], "matches": out[:100]})
+            players = [None if s is None else s.name for s in core.seats]
+            if core.status == "waiting":
+                out.append({"match": mid, "code": core.meta.get("code"), "game": core.game.name,
+                            "config": core.config, "clock": core.clock.plain(),
+                            "players": players})
+            elif core.status == "playing" and len(live) < 50:
+                live.append({"match": mid, "game": core.game.name, "config": core.config,
+                             "players": players})
+        conn.push({"t": "ack", "re": msg["id"], "matches": out[:100], "live": live})
+
+    async def _on_odds(self, conn: Connection, msg: Message) -> None:
+        """The exact odds of the sender's decisions now, computed from its own view (for a
+        client whose Pyodide has not loaded yet); ``{}`` when the ruleset has none."""
+        player, _ = self._player(conn)
+        actor = self.actors.get(msg["match"])
+        core = actor.core if actor is not None else None
+        if core is None or not self.may_see(core, player) or core.state is None:
+            raise BadRequest(Code.NOT_FOUND, f"no match {msg['match']!r} on this server",
+                             msg["id"])
+        seat = core.seat_of(player)
+        if seat is None:
+            raise BadRequest(Code.NOT_YOUR_SEAT, "odds are for the players of a match",
+                             msg["id"])
+        if conn in self._odds_busy:
+            raise BadRequest(Code.BUSY, "odds are being computed for you; ask again after",
+                             msg["id"])
+        state = core.state
+        version = core.game.version(state)
+        odds = games.get(core.game.name).odds
+        out: Any = {}
+        if odds is not None and core.status == "playing":
+            self._odds_busy.add(conn)
+            try:
+                out = await anyio.to_thread.run_sync(odds, state, seat,
+                                                     limiter=self._odds_limiter)
+            finally:
+                self._odds_busy.discard(conn)
+        conn.push({"t": "ack", "re": msg["id"], "match": msg["match"], "version": version,
+                   "odds": out})
 
     async def _on_open(self, conn: Connection, msg: Message) -> None:
         player, name = self._player(conn)

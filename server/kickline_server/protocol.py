@@ -282,6 +282,7 @@ SCHEMAS: Final[dict[str, dict[str, Field]]] = {
     "reveal": {_ID: Field("id"), "match": Field("str"), "dice": Field("str")},
     "cancel": {_ID: Field("id")},
     "list": {_ID: Field("id"), "game": Field("str", False)},
+    "odds": {_ID: Field("id"), "match": Field("str")},
     "open": {_ID: Field("id"), "match": Field("str"), "since": Field("int", False)},
     "watch": {_ID: Field("id"), "match": Field("str", False), "code": Field("str", False),
               "since": Field("int", False)},

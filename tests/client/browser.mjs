@@ -10,7 +10,7 @@
 // the way a player reads the screen.
 import { createRequire } from "node:module";
 import path from "node:path";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -23,6 +23,7 @@ const CHROME_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-q
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const PHONE = { ...devices["Pixel 7"], viewport: { width: 390, height: 800 } };
 delete PHONE.defaultBrowserType;
+const PHONE_844 = { ...PHONE, viewport: { width: 390, height: 844 } };
 
 let seed = 12345;
 const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
@@ -35,7 +36,10 @@ async function shot(page, name) {
 const RUN = Math.random().toString(36).slice(2, 6);
 let named = 0;
 
-async function setName(page, name) {
+async function setName(page, name, { speed = "instant" } = {}) {
+  // Playback at "instant" unless a scenario watches it: the others drive the game.
+  await page.goto(base + "/sw.js");
+  await page.evaluate((speed) => localStorage.setItem("kickline.settings", JSON.stringify({ speed })), speed);
   await page.goto(base + "/");
   await page.locator("#name").fill(`${name}-${RUN}${++named}`);
   await page.locator("#save-name").tap();
@@ -49,7 +53,7 @@ async function snapshot(page) {
     const c = a.chooser;
     return {
       over: !!(m && m.over), status: m && m.prompt ? m.prompt.status : null,
-      legal: m && m.prompt && !m.pending ? m.prompt.legal : [], version: m && m.prompt ? m.prompt.version : null,
+      legal: m && m.prompt && !m.pending && !m.play && !m.over ? m.prompt.legal : [], version: m && m.prompt ? m.prompt.version : null,
       pending: !!(m && m.pending), conn: a.link ? a.link.state : null,
       kind: c.kind, args: c.args, complete: c.complete(),
     };
@@ -67,8 +71,11 @@ function choose(legal) {
 async function playOne(page, legal, snap = snapshot) {
   const d = choose(legal);
   const parts = d.split(" ");
+  const start = (await snap(page)).version;
   for (let guard = 0; guard < 30; guard++) {
     const s = await snap(page);
+    // Sent: at once after the last tap, or by Confirm where the settings ask for it.
+    if (s.pending || s.version !== start || s.over) return d;
     if (s.complete === d) { await page.locator("#confirm").tap(); return d; }
     if (s.complete && s.complete !== d) { await page.locator("#back").tap(); continue; }
     if (!s.kind) { await page.locator(`#panel [data-kind="${parts[0]}"]`).tap(); continue; }
@@ -89,6 +96,13 @@ async function playOne(page, legal, snap = snapshot) {
   throw new Error(`could not enter ${d}`);
 }
 
+// A choice goes with its last tap unless the settings ask to confirm it.
+async function confirmIfAsked(page) {
+  // Sent (pending, or already answered: the chooser has nothing complete) or asked.
+  await page.waitForFunction(() => window.__kickline.match.pending || document.querySelector("#confirm") || !window.__kickline.chooser.complete(), null, { timeout: 10000 });
+  if (await page.locator("#confirm").count()) await page.locator("#confirm").tap();
+}
+
 async function waitTurn(page, lastVersion, timeout = 30000) {
   await page.waitForFunction((v) => {
     const m = window.__kickline.match;
@@ -99,7 +113,7 @@ async function waitTurn(page, lastVersion, timeout = 30000) {
 }
 
 // Play until the match is over (or `stopAfter` decisions); returns the decision count.
-async function autoplay(pages, { stopAfter = Infinity, deadline = Date.now() + 200000 } = {}) {
+async function autoplay(pages, { stopAfter = Infinity, deadline = Date.now() + 200000, each = null } = {}) {
   let n = 0;
   const busy = new Set();
   while (n < stopAfter) {
@@ -110,6 +124,7 @@ async function autoplay(pages, { stopAfter = Infinity, deadline = Date.now() + 2
       const s = await snapshot(page);
       if (!s.over) allOver = false;
       if (s.over || !s.legal.length || s.pending) continue;
+      if (each) await each(page, s);
       await playOne(page, s.legal);
       n++;
       progressed = true;
@@ -137,7 +152,8 @@ async function newContext(browser) {
 }
 
 async function scenarioVsBot(browser) {
-  const ctx = await newContext(browser);
+  // Reduced motion, as some players ask: moves show at once, nothing animates.
+  const ctx = await browser.newContext({ ...PHONE_844, reducedMotion: "reduce" });
   const page = await ctx.newPage();
   const problems = [];
   page.on("pageerror", (e) => problems.push(String(e)));
@@ -155,10 +171,34 @@ async function scenarioVsBot(browser) {
   const seated = await page.evaluate(() => (window.__kickline.match.prompt.players || []).map((p) => p && p.bot));
   if (!seated.includes("beginner")) problems.push(`the bot seated: ${JSON.stringify(seated)}`);
   await shot(page, "first-prompt");
-  const n = await autoplay([page], { stopAfter: 12 });
+  // Every kind of decision: it fits the screen, and axe finds nothing serious.
+  const kinds = new Set();
+  const each = async (p, st) => {
+    const frame = await p.evaluate(() => window.__kickline.match.prompt.view.prompt.frame);
+    if (kinds.has(frame)) return;
+    kinds.add(frame);
+    await fitCheck(p, `decision ${frame}`, problems);
+    await axeCheck(p, `decision ${frame}`, problems);
+    await shot(p, `decision-${frame}`);
+  };
+  const n = await autoplay([page], { stopAfter: 12, each });
   await shot(page, "mid-match");
-  const rest = await autoplay([page]);
+  const rest = await autoplay([page], { each });
   const fair = await matchOver(page, "over-vs-bot");
+  // The end screen names both players and offers the record, which must verify.
+  const end = await page.evaluate(() => ({ final: (document.querySelector("#final-score") || {}).textContent || "", href: (document.querySelector("#download") || {}).getAttribute ? document.querySelector("#download").getAttribute("href") : null }));
+  if (!/Ann-/.test(end.final) || !/bot/i.test(end.final)) problems.push(`end screen score line: ${end.final}`);
+  let recordFile = null;
+  if (!end.href) problems.push("no Download the match record link");
+  else {
+    const res = await page.request.get(base + end.href);
+    recordFile = path.join(shotDir, "vs-bot-record.json");
+    writeFileSync(recordFile, await res.body());
+  }
+  await page.locator("#replay-next").tap().catch(() => {});
+  const lastFrame = await page.evaluate(() => (document.querySelector("#replay-label") || {}).textContent || "");
+  if (!/final position/i.test(lastFrame)) problems.push(`the replay does not end on the final position: ${lastFrame}`);
+  await axeCheck(page, "end screen", problems);
   const stats = await page.evaluate(() => ({ mismatches: window.__kickline.preview.mismatches, ready: window.__kickline.preview.ready, timings: window.__kickline.preview.timings.length, config: window.__kickline.match.prompt.view.config }));
   if (stats.config.mode !== "advanced" || stats.config.teams.join() !== "telekinetics,cyborgs") problems.push(`vs-bot config ${JSON.stringify(stats.config)}`);
   if (!/✓ The revealed seed matches/.test(fair) || !/✓ Every die/.test(fair)) problems.push(`fairness check: ${fair}`);
@@ -166,7 +206,7 @@ async function scenarioVsBot(browser) {
   if (!/✓ Your device's random number is the one mixed/.test(fair)) problems.push(`own dice contribution: ${fair}`);
   if (stats.mismatches) problems.push(`${stats.mismatches} preview mismatches`);
   await ctx.close();
-  return { decisions: n + rest, fair, stats, problems };
+  return { decisions: n + rest, fair, stats, recordFile, kinds: [...kinds], problems };
 }
 
 async function startVsBot(browser, name) {
@@ -207,8 +247,9 @@ async function scenarioTwoPlayers(browser) {
   const n = await autoplay([pa, pb], { stopAfter: 6 });
   await shot(pa, "two-players-a");
   await shot(pb, "two-players-b");
-  // A spectator joins by the code and sees the board, with no controls.
-  const code = link.split("/").pop();
+  // A spectator watches by the private match's watch code and sees the board, with no
+  // controls.
+  const code = await pa.locator("#watch-code").textContent();
   const c = await newContext(browser);
   const pc = await c.newPage();
   await setName(pc, "Sam");
@@ -372,7 +413,8 @@ async function scenarioLocal(browser) {
 async function tapFrames(page, sink) {
   const { decode } = await import(path.join(ROOT, "client", "src", "msgpack.js"));
   page.on("websocket", (ws) => ws.on("framereceived", (f) => {
-    try { sink.push(JSON.stringify(decode(new Uint8Array(f.payload)))); } catch (e) { sink.push(String(f.payload)); }
+    // One entry per message (the server may batch several into one frame).
+    try { const d = decode(new Uint8Array(f.payload)); for (const m of Array.isArray(d) ? d : [d]) sink.push(JSON.stringify(m)); } catch (e) { sink.push(String(f.payload)); }
   }));
 }
 
@@ -409,13 +451,15 @@ async function scenarioSecret(browser) {
   const shownBefore = await count(pb, NAMES[card]);
   const mark = framesB.length;
   await pa.locator(`#panel [data-arg="${card}"]`).tap();
-  await pa.locator("#confirm").tap();
+  await confirmIfAsked(pa);
   await pa.waitForFunction(() => /Waiting for your opponent/.test(document.querySelector("#status").textContent), null, { timeout: 10000 });
   await pb.waitForFunction(() => window.__kickline.match.lines.some((l) => l.t === "chosen"), null, { timeout: 10000 });
   await pb.waitForTimeout(300);
   await shot(pa, "secret-waiting");
   await shot(pb, "secret-opponent");
-  const leaked = framesB.slice(mark).filter((f) => f.includes(card));
+  // The odds the server computes for B (before B's rules load) list every card A may
+  // play, from B's own view: they are B's question, not A's secret.
+  const leaked = framesB.slice(mark).filter((f) => f.includes(card) && !f.startsWith('{"t":"ack","re":"odds:'));
   if (leaked.length) problems.push(`opponent's frames carry the card before the reveal: ${leaked[0].slice(0, 300)}`);
   const shownAfter = await count(pb, NAMES[card]);
   if (shownAfter !== shownBefore) problems.push(`opponent's page shows ${NAMES[card]} before the reveal`);
@@ -425,7 +469,7 @@ async function scenarioSecret(browser) {
   const legalB = (await snapshot(pb)).legal;
   const cardB = legalB[0].split(" ")[1];
   await pb.locator(`#panel [data-arg="${cardB}"]`).tap();
-  await pb.locator("#confirm").tap();
+  await confirmIfAsked(pb);
   for (const p of [pa, pb]) {
     await p.waitForFunction(() => window.__kickline.match.lines.some((l) => l.t === "reveal"), null, { timeout: 10000 });
   }
@@ -471,7 +515,150 @@ async function scenarioQuickResign(browser) {
   return { spaces, config, results: [ra, rb], problems };
 }
 
-const scenarios = { local: scenarioLocal, "quick-resign": scenarioQuickResign, "vs-bot": scenarioVsBot, "two-players": scenarioTwoPlayers, reload: scenarioReload, offline: scenarioOffline, secret: scenarioSecret };
+// ---- checks a user would notice ----------------------------------------------------
+
+const AXE = path.join(ROOT, "client", "node_modules", "axe-core", "axe.min.js");
+
+// axe-core on the page as it is now: no serious or critical finding.
+async function axeCheck(page, name, problems) {
+  if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: AXE });
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
+  });
+  if (found.length) problems.push(`axe on ${name}: ${JSON.stringify(found)}`);
+  return found.length;
+}
+
+// The scoreboard is on screen, and every control of the decision panel is inside the
+// viewport with the page scrolled to the top: nothing to choose is below the fold.
+async function fitCheck(page, name, problems) {
+  const r = await page.evaluate(() => {
+    const panel = document.querySelector("#panel");
+    const score = document.querySelector("#scoreboard");
+    const out = [];
+    for (const el of panel ? panel.querySelectorAll("button, a, input") : []) {
+      const b = el.getBoundingClientRect();
+      if (b.bottom > innerHeight + 1 || b.top < 0 || b.height < 24) out.push(`${el.textContent.trim().slice(0, 24)} @${Math.round(b.top)}-${Math.round(b.bottom)}`);
+    }
+    const sb = score ? score.getBoundingClientRect() : null;
+    return { out, scrolled: scrollY, score: sb ? [Math.round(sb.top), Math.round(sb.bottom)] : null, height: innerHeight };
+  });
+  if (r.out.length) problems.push(`${name}: decision controls outside the screen: ${r.out.join(", ")}`);
+  if (!r.score || r.score[0] < 0 || r.score[1] > 200) problems.push(`${name}: scoreboard not in view ${JSON.stringify(r.score)}`);
+  return r;
+}
+
+// Wait for the next thing to do in a local or server match, watching playback moments.
+async function nextTurn(page, seen, shots, problems) {
+  for (;;) {
+    const st = await page.evaluate(() => {
+      const m = window.__kickline.match;
+      const c = window.__kickline.chooser;
+      const cur = m && m.play && m.play.current;
+      return { over: !!(m && m.over && !m.play), moment: cur ? cur.event.t + (cur.event.t === "injury-check" && cur.event.injured ? ":injured" : "") : null,
+        ready: !!(m && m.prompt && !m.pending && !m.play && c.legal.length), jump: !!document.querySelector("#tutorial-jump") };
+    });
+    if (st.moment && !seen.has(st.moment)) {
+      seen.add(st.moment);
+      if (await page.locator("#overlay").count()) await shot(page, `moment-${st.moment.replace(":", "-")}`);
+      if (st.moment === "reveal") await axeCheck(page, "a card reveal", problems);
+    }
+    if (st.over || st.ready || st.jump) return st;
+    await new Promise((r) => setTimeout(r, 40));
+  }
+}
+
+// Enter `d` through the panel and the board, the way a player taps.
+async function enter(page, d) {
+  const parts = d.split(" ");
+  const v0 = await page.evaluate(() => window.__kickline.match.prompt.version);
+  for (let g = 0; g < 20; g++) {
+    const s = await page.evaluate((v0) => { const c = window.__kickline.chooser; const m = window.__kickline.match; return { kind: c.kind, args: c.args, complete: c.complete(), sent: !!m.pending || !!m.over || m.prompt.version !== v0 }; }, v0);
+    if (s.sent) return;
+    if (s.complete === d) { await page.locator("#confirm").tap(); continue; }
+    if (!s.kind) { await page.locator(`#panel [data-kind="${parts[0]}"]`).tap(); continue; }
+    const want = parts[1 + s.args.length];
+    const onBoard = page.locator(`#boardbox .m.pick[data-pid="${want}"], #boardbox .lbl.pick[data-space-btn="${want}"]`);
+    if (g % 2 && await onBoard.count()) { await onBoard.first().tap(); continue; }
+    await page.locator(`#panel [data-arg="${want}"]`).first().tap();
+  }
+  throw new Error(`could not enter ${d}`);
+}
+
+// A newcomer: How to play, the tutorial end to end through the UI (every overlay kind
+// appears for its event, the scoreboard stays in view, no decision needs scrolling, axe
+// is clean on each kind of screen), a hidden page gets "your turn" in its title, then the
+// lobby and the settings.
+async function scenarioNewcomer(browser) {
+  const problems = [];
+  const ctx = await browser.newContext(PHONE_844);
+  const page = await ctx.newPage();
+  page.on("pageerror", (e) => problems.push(String(e)));
+  await page.goto(base + "/sw.js");
+  await page.evaluate(() => localStorage.setItem("kickline.settings", JSON.stringify({ speed: "fast" })));
+  await page.goto(base + "/#/rules");
+  await page.waitForSelector("#rules");
+  await shot(page, "rules");
+  await axeCheck(page, "how to play", problems);
+  await page.locator("#rules-tutorial").tap();
+  await page.waitForFunction(() => { const m = window.__kickline.match; return m && m.tutorial && m.prompt; }, null, { timeout: 120000 });
+  const seen = new Set();
+  const frames = new Set();
+  const steps = [];
+  let hiddenChecked = false;
+  for (let i = 0; i < 60; i++) {
+    const st = await nextTurn(page, seen, null, problems);
+    if (st.over) break;
+    if (st.jump) { await shot(page, "tutorial-jump"); await page.locator("#tutorial-jump").tap(); await page.waitForFunction(() => !document.querySelector("#tutorial-jump"), null, { timeout: 20000 }); continue; }
+    const info = await page.evaluate(() => ({ frame: window.__kickline.match.prompt.view.prompt.frame, legal: window.__kickline.chooser.legal,
+      coach: (document.querySelector("#coach .say") || {}).textContent || "", focus: document.activeElement && document.activeElement.id }));
+    steps.push(info.frame);
+    if (!info.coach) problems.push(`tutorial step ${i} (${info.frame}) has no coach text`);
+    if (!frames.has(info.frame)) {
+      frames.add(info.frame);
+      await fitCheck(page, `tutorial ${info.frame}`, problems);
+      await shot(page, `tutorial-${info.frame}`);
+      if (frames.size <= 4) await axeCheck(page, `tutorial ${info.frame}`, problems);
+      if (info.focus !== "prompt-title") problems.push(`focus after the move is on ${info.focus}, not the new prompt`);
+    }
+    if (!hiddenChecked && info.frame === "action") {
+      // Look away: the next turn shows in the tab's title.
+      hiddenChecked = true;
+      await page.evaluate(() => { Object.defineProperty(document, "hidden", { value: true, configurable: true }); });
+      await enter(page, info.legal[0]);
+      await page.waitForFunction(() => /Your turn/.test(document.title), null, { timeout: 30000 }).catch(() => problems.push("a hidden page did not get the your-turn title"));
+      await page.evaluate(() => { Object.defineProperty(document, "hidden", { value: false, configurable: true }); document.dispatchEvent(new Event("visibilitychange")); });
+      continue;
+    }
+    await enter(page, info.legal[0]);
+  }
+  await page.waitForSelector("#tutorial-done", { timeout: 30000 });
+  await shot(page, "tutorial-done");
+  await axeCheck(page, "tutorial end", problems);
+  // Every overlay kind was drawn for its event (the app counts what it drew; the
+  // screenshots above caught most of them on screen).
+  const drawn = await page.evaluate(() => window.__kickline.stats.moments || {});
+  for (const k of ["reveal", "skill-test", "score-attempt", "goal", "steal-turnover", "injury-check:injured", "shootout-test"]) {
+    if (!drawn[k]) problems.push(`no ${k} moment was shown`);
+  }
+  // The lessons, the lobby and the settings.
+  await page.goto(base + "/#/tutorial/advanced");
+  await page.waitForSelector("#lesson-advanced");
+  await axeCheck(page, "advanced lesson", problems);
+  await setName(page, "Nia", { speed: "fast" });
+  await shot(page, "lobby");
+  await axeCheck(page, "lobby", problems);
+  await page.goto(base + "/#/settings");
+  await page.waitForSelector("#settings");
+  await axeCheck(page, "settings", problems);
+  await shot(page, "settings");
+  await ctx.close();
+  return { steps: steps.length, moments: [...seen], frames: [...frames], problems };
+}
+
+const scenarios = { newcomer: scenarioNewcomer, local: scenarioLocal, "quick-resign": scenarioQuickResign, "vs-bot": scenarioVsBot, "two-players": scenarioTwoPlayers, reload: scenarioReload, offline: scenarioOffline, secret: scenarioSecret };
 
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROME_ARGS, headless: true });
 let out;

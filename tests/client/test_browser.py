@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,13 @@ def run(server_url: str, scenario: str, timeout: float = 280,
     return out
 
 
+def test_a_newcomer_learns_the_game(server_url: str) -> None:
+    """How to play, the whole tutorial through the UI (overlays, fit, focus, axe), the
+    hidden-page title, the lessons, the lobby and the settings."""
+    out = run(server_url, "newcomer")
+    assert int(out["steps"]) >= 18  # type: ignore[call-overload]
+
+
 def test_two_players_by_link_play_to_the_end(server_url: str) -> None:
     out = run(server_url, "two-players")
     assert sorted(out["results"]) in (["You lose", "You win!"], ["A draw", "A draw"])  # type: ignore[type-var]
@@ -41,6 +49,11 @@ def test_two_players_by_link_play_to_the_end(server_url: str) -> None:
 def test_one_player_against_the_bot_to_the_end(server_url: str) -> None:
     out = run(server_url, "vs-bot")
     assert "✓ Every die" in str(out["fair"])
+    # The record downloaded from the end screen verifies with `kickline verify`.
+    done = subprocess.run([sys.executable, "-m", "kickline_server.cli", "verify",
+                           str(out["recordFile"])], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("verified:"), done.stdout
 
 
 def test_reload_mid_match_resumes_at_the_same_position(server_url: str) -> None:

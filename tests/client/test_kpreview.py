@@ -83,7 +83,9 @@ def test_verify_replays_the_log_and_catches_a_wrong_die() -> None:
     cfg = json.dumps({"mode": "training", "board": 7})
     ok = json.loads(kpreview.verify(cfg, seed.hex(), json.dumps(log), 0))
     assert ok["ok"] and ok["result"] == kickline.GAME.result(s)
-    assert len(ok["views"]) == sum(1 for e in log if e["k"] == "d")
+    # A view after each decision, then the final position (the dice after the last one).
+    assert len(ok["views"]) == sum(1 for e in log if e["k"] == "d") + 1
+    assert ok["views"][-1]["d"] is None and ok["views"][-1]["view"]["to_act"]["kind"] == "over"
     first_roll = next(i for i, e in enumerate(log) if e["k"] == "c" and i > 0)
     bad = [dict(e) for e in log]
     bad[first_roll]["o"] = "12" if bad[first_roll]["o"] != "12" else "1"

@@ -274,6 +274,65 @@ async def test_a_create_resent_after_a_restart_is_answered_with_the_same_match(
         assert len((await a.expect("ack", re="l"))["matches"]) == 1
 
 
+async def test_the_list_shows_open_tables_and_live_public_matches(
+        serve: Any, server_config: Any, client: Any) -> None:
+    """The lobby's two lists: a public match waiting is an open table; once joined it is a
+    live match to watch; a private match is in neither."""
+    async with serve(server_config()) as url, client(url) as a, client(url) as b:
+        await a.hello("host")
+        await b.hello("guest")
+        await a.send({"t": "create", "id": "c1", **TOY})
+        made = await a.expect("ack", re="c1")
+        await a.send({"t": "create", "id": "c2", **TOY, "private": True})
+        await a.expect("ack", re="c2")
+        await b.send({"t": "list", "id": "l1", "game": "toy"})
+        before = await b.expect("ack", re="l1")
+        assert [m["match"] for m in before["matches"]] == [made["match"]]
+        assert before["live"] == []
+        await b.send({"t": "join", "id": "j", "code": made["code"]})
+        await b.expect("ack", re="j")
+        await b.send({"t": "list", "id": "l2", "game": "toy"})
+        after = await b.expect("ack", re="l2")
+        assert after["matches"] == []
+        assert [m["match"] for m in after["live"]] == [made["match"]]
+        assert [n.split("-")[0] for n in after["live"][0]["players"]] == ["host", "guest"]
+
+
+async def test_odds_for_a_player_whose_rules_have_not_loaded(
+        serve: Any, server_config: Any, client: Any) -> None:
+    """The server's odds are the ones the rules give on the player's own view; a
+    spectator gets none."""
+    from kickline.odds import decision_odds
+    from kickline.preview import state_from_view
+
+    async with serve(server_config()) as url, client(url) as c, client(url) as w:
+        await c.hello("human")
+        await w.hello("watcher")
+        await c.send({"t": "create", "id": "c1", "game": "kickline",
+                      "config": {"mode": "training", "board": 7}, "bot": "greedy"})
+        match = (await c.expect("ack", re="c1"))["match"]
+        checked = 0
+        with anyio.fail_after(120):
+            while checked < 2:
+                msg = await c.recv()
+                if msg["t"] == "over":
+                    break
+                if msg["t"] != "prompt" or not msg["legal"]:
+                    continue
+                frame = msg["view"]["prompt"]["frame"]
+                if frame in ("cards_secret", "action") and checked < 2:
+                    await c.send({"t": "odds", "id": f"o{msg['version']}", "match": match})
+                    got = await c.expect("ack", re=f"o{msg['version']}")
+                    want = decision_odds(state_from_view(msg["view"]), msg["seat"])
+                    assert got["version"] == msg["version"] and got["odds"] == want
+                    checked += bool(want)
+                await c.send({"t": "decide", "id": f"d{msg['version']}", "match": match,
+                              "version": msg["version"], "decision": msg["legal"][0]})
+        assert checked == 2
+        await w.send({"t": "odds", "id": "ow", "match": match})
+        assert (await w.expect("error", re="ow"))["code"] in ("not_your_seat", "not_found")
+
+
 async def test_play_against_a_thinking_bot(serve: Any, server_config: Any, client: Any) -> None:
     """The strong bot searches off the event loop (a worker thread, at most bot_seconds a
     decision) and its decisions arrive like any other bot's."""

@@ -91,6 +91,7 @@ def test_every_client_type_has_a_schema_and_validates_a_minimal_message() -> Non
         "decline": {"id": 1, "challenge": "c"}, "withdraw": {"id": 1, "challenge": "c"},
         "challenges": {"id": 1}, "rematch": {"id": 1, "match": "m"},
         "open": {"id": 1, "match": "m"}, "watch": {"id": 1, "match": "m"},
+        "odds": {"id": 1, "match": "m"},
         "decide": {"id": 1, "match": "m", "version": 0, "decision": "jog"},
         "resign": {"id": 1, "match": "m"}, "claim": {"id": 1, "match": "m"},
         "mine": {"id": 1}, "profile": {"id": 1}, "history": {"id": 1},

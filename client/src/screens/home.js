@@ -40,6 +40,41 @@ function lobby(msg) {
   }).catch(() => flash(W.UI.home.notConnected, "error"));
 }
 
+// Open tables to join and live matches to watch, asked of the server while the lobby
+// is on screen.
+const lists = { open: [], live: [], at: 0 };
+function refreshLists() {
+  if (!online()) return;
+  request({ t: "list", game: "kickline" }).then((m) => {
+    if (m.t !== "ack") return;
+    lists.open = m.matches || [];
+    lists.live = m.live || [];
+    lists.at = Date.now();
+    update();
+  }).catch(() => {});
+}
+let listTimer = null;
+
+function tableLine(m) {
+  const c = m.config || {};
+  const names = (m.players || []).filter(Boolean).join(" – ");
+  return W.UI.home.table(names, W.MODES[c.mode] || c.mode, c.board);
+}
+
+function tables(H) {
+  const mine = new Set(((app.welcome && app.welcome.matches) || []).map((m) => m.match));
+  const open = lists.open.filter((m) => !mine.has(m.match));
+  const live = lists.live.filter((m) => !mine.has(m.match));
+  return html`<h3>${H.openTables}</h3>
+    ${open.length ? html`<ul class="tables" id="open-tables">${open.slice(0, 8).map((m) => html`<li>${tableLine(m)}
+      <button class="btn small" type="button" data-join=${m.match} @click=${() => go(`#/join/${encodeURIComponent(m.code)}`)}>${H.join}</button></li>`)}</ul>`
+      : html`<p class="hint">${H.noTables}</p>`}
+    <h3>${H.liveMatches}</h3>
+    ${live.length ? html`<ul class="tables" id="live-matches">${live.slice(0, 8).map((m) => html`<li>${tableLine(m)}
+      <button class="btn small" type="button" data-watch=${m.match} @click=${() => go(`#/w/${encodeURIComponent(m.match)}`)}>${H.watch}</button></li>`)}</ul>`
+      : html`<p class="hint">${H.noLive}</p>`}`;
+}
+
 function view() {
   const H = W.UI.home;
   const name = (app.welcome && app.welcome.name) || LS.get("name");
@@ -52,6 +87,10 @@ function view() {
       <a class="link" id="to-profile-name" href="#/profile">${W.UI.players.menuProfile}</a></p>
     ${mine.length ? html`<div class="resume"><h2>${H.yourMatches}</h2>${mine.map((m) => html`
       <button class="btn primary" type="button" data-resume=${m.match} @click=${() => go(`#/m/${m.match}`)}>${H.resume(m.status)}</button>`)}</div>` : nothing}
+    <div class="row learn">
+      <a class="btn${LS.get("tutorial.done") ? "" : " primary"}" href="#/tutorial" id="lobby-tutorial">${LS.get("tutorial.step") && !LS.get("tutorial.done") ? W.TUTORIAL.resume : W.TUTORIAL.start}</a>
+      <a class="btn" href="#/rules" id="lobby-rules">${W.UI.nav.rules}</a>
+    </div>
     <h3>${H.board}</h3>
     ${boardSeg(cfg)}
     <h3>${H.mode}</h3>
@@ -68,6 +107,7 @@ function view() {
     </div>
     ${app.queued ? html`<div class="waiting"><p>${H.looking}</p>
       <button class="btn" type="button" id="cancel-quick" @click=${() => { request({ t: "cancel" }).catch(() => {}); app.queued = false; update(); }}>${H.cancel}</button></div>` : nothing}
+    ${tables(H)}
     ${slot("lobby", cfg)}
     <h3>${H.haveCode}</h3>
     <input id="code" placeholder=${H.code} autocapitalize="characters" maxlength="24" aria-label=${H.code}>
@@ -104,7 +144,14 @@ function modeSeg(cfg) {
   })}</div>`;
 }
 
-addScreen({ id: "home", paths: ["", "home"], view });
+addScreen({
+  id: "home",
+  paths: ["", "home"],
+  view,
+  enter: () => { refreshLists(); clearInterval(listTimer); listTimer = setInterval(refreshLists, 10000); },
+  leave: () => clearInterval(listTimer),
+});
+on("welcome", () => refreshLists());
 
 // Queue updates from the server.
 on("ack", (m) => { if (m.queued === true) { app.queued = true; update(); } });

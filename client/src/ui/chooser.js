@@ -28,9 +28,13 @@ export function stepTitle(kind, i, n) {
 
 export class Chooser {
   constructor(hooks) {
-    this.hooks = hooks; // {changed(), confirm(text), consequence(text) -> Promise<string|null>}
+    // {changed(), confirm(text), consequence(text) -> Promise<string|null>,
+    //  needsConfirm(text) -> bool, skippable(kind) -> bool, never(kind)}
+    this.hooks = hooks;
     this.legal = [];
     this.view = null;
+    this.ctx = null; // words context (match-model ctxOf)
+    this.odds = null; // {decision: odds} from the rules package, when computed
     this.frame = null;
     this.kind = null;
     this.args = [];
@@ -38,11 +42,13 @@ export class Chooser {
     this.note = "";
   }
 
-  set(legal, view, frame) {
+  set(legal, view, frame, ctx = null) {
     const same = legal.join("\n") === this.legal.join("\n") && this.view && view && view.version === this.view.version;
     this.legal = legal;
     this.view = view;
     this.frame = frame;
+    this.ctx = ctx || { view };
+    if (!same) this.odds = null;
     if (!same) {
       this.kind = null; this.args = []; this.stepValue = null; this.note = "";
       this.settle();
@@ -95,7 +101,18 @@ export class Chooser {
     if (!this.kind) this.kind = value;
     else this.args.push(value);
     this.settle();
+    this.taps = (this.taps || 0) + 1;
+    const done = this.complete();
+    // A finished choice goes at once unless the player wants to confirm this kind.
+    if (done && this.hooks.needsConfirm && !this.hooks.needsConfirm(done)) { this.hooks.confirm(done); return; }
     this.hooks.changed();
+  }
+
+  confirm() {
+    const done = this.complete();
+    if (!done) return;
+    this.taps = (this.taps || 0) + 1;
+    this.hooks.confirm(done);
   }
 
   back() {
@@ -124,25 +141,41 @@ export class Chooser {
     return { players, spaces, selected: new Set(this.args) };
   }
 
-  canGoBack() {
-    return this.args.length > 0 || (this.kind !== null && this.kinds().length > 1);
+  // The odds of the decision `text`, as a short phrase, if the rules package gave any.
+  oddsText(text) {
+    const o = this.odds && this.odds[text];
+    if (!o || o.p === undefined) return null;
+    return W.UI.chooser.odds(o);
+  }
+
+  // For a secret card: how it fares against each card the other side may play.
+  cardOdds(o) {
+    const t = this.odds && this.odds[`card ${o}`];
+    if (!t || !t.against) return nothing;
+    return html`<span class="matchup">${t.against.map((r) => html`<span class="mu ${r.result}">${W.UI.chooser.against(r)}</span>`)}</span>`;
   }
 
   // The panel's content for the current step.
   render() {
     const C = W.UI.chooser;
-    const view = this.view;
+    const ctx = this.ctx;
     const coaching = this.frame === "coach" || this.kinds().every((k) => COACH_KINDS.has(k));
     const done = this.complete();
-    const head = coaching ? html`<h3 class="coach">${C.coaching}</h3>` : nothing;
     const backBtn = this.canGoBack() ? html`<button class="btn" type="button" id="back" @click=${() => this.back()}>${C.back}</button>` : nothing;
+    const kind = this.kind || (this.kinds().length === 1 ? this.kinds()[0] : null);
+    const help = coaching && !this.kind ? W.KIND_HELP.coach : kind ? W.KIND_HELP[kind] : null;
+    const helpLine = help ? html`<p class="help" id="prompt-help">${help}</p>` : nothing;
+    const never = kind && this.hooks.skippable && this.hooks.skippable(kind)
+      ? html`<button class="link never" type="button" id="never" @click=${() => this.hooks.never(kind)}>${C.never}</button>` : nothing;
     if (done) {
-      return html`${head}<p class="choice">${W.describe(done, view)}</p>
+      const odds = this.oddsText(done);
+      return html`<h2 class="ptitle" id="prompt-title" tabindex="-1">${W.describe(done, ctx)}</h2>
+        ${odds ? html`<p class="odds">${odds}</p>` : nothing}
         <p class="conseq" data-role="consequence">${this.note || ""}</p>
-        <div class="row"><button class="btn primary" id="confirm" type="button" @click=${() => this.hooks.confirm(done)}>${C.confirm}</button>${backBtn}</div>`;
+        <div class="row"><button class="btn primary" id="confirm" type="button" @click=${() => this.confirm()}>${C.confirm}</button>${backBtn}</div>`;
     }
     if (!this.kind) {
-      return html`${head}<h3>${coaching ? C.whatNext : C.choose}</h3>
+      return html`<h2 class="ptitle${coaching ? " coach" : ""}" id="prompt-title" tabindex="-1">${coaching ? C.coaching : C.choose}</h2>${helpLine}
         <div class=${coaching ? "grid kinds coachkinds" : "grid kinds"}>${this.kinds().map((k) => {
           const n = this.legal.filter((t) => t.split(" ")[0] === k).length;
           return html`<button class="btn kind${k === "finish" ? " primary" : ""}" type="button" data-kind=${k} @click=${() => this.pick(k)}>${W.KINDS[k] || k}${n > 1 ? html`<small> (${n})</small>` : nothing}</button>`;
@@ -151,19 +184,17 @@ export class Chooser {
     const opts = this.options();
     const type = typeOf(opts);
     const nArgs = (this.candidates()[0] || "").split(" ").length - 1;
-    const soFar = this.args.length ? html`<p class="muted">${C.soFar(this.args.map((a) => (PLAYER.test(a) ? W.playerLabel(view, a) : a)).join(", "))}</p>` : nothing;
+    const soFar = this.args.length ? html`<p class="muted sofar">${C.soFar(this.args.map((a) => (PLAYER.test(a) ? W.playerLabel(ctx, a) : a)).join(", "))}</p>` : nothing;
+    const whole = (o) => [this.kind, ...this.args, o].join(" ");
     let body;
     if (this.kind === "card") {
       body = html`<div class="grid cards">${opts.map((o) => {
         const [name, what] = W.CARDS[o] || [o, ""];
-        return html`<button class="card ${o}" type="button" data-arg=${o} @click=${() => this.pick(o)}><b>${name}</b><small>${what}</small></button>`;
-      })}</div>`;
-    } else if (type === "number") {
+        return html`<button class="card ${o}" type="button" data-arg=${o} @click=${() => this.pick(o)}><b>${name}</b><small>${what}</small>${this.cardOdds(o)}</button>`;
+      })}</div>${this.hooks.info ? html`<button class="link" type="button" id="about-cards" @click=${() => this.hooks.info(opts)}>${W.UI.info.about}</button>` : nothing}`;
+    } else if (type === "number" && opts.length > 12) {
       const nums = opts.map(Number).sort((a, b) => a - b);
-      if (this.stepValue === null || !nums.includes(this.stepValue)) {
-        const cur = this.kind === "speed" && view ? view.ball.speed : nums[0];
-        this.stepValue = nums.includes(cur) ? cur : nums[0];
-      }
+      if (this.stepValue === null || !nums.includes(this.stepValue)) this.stepValue = nums[0];
       const i = nums.indexOf(this.stepValue);
       const move = (d) => { this.stepValue = nums[Math.max(0, Math.min(nums.length - 1, i + d))]; this.hooks.changed(); };
       body = html`<div class="stepper" role="group" aria-label=${C.number}>
@@ -171,19 +202,31 @@ export class Chooser {
           <output class="val" aria-live="polite">${String(this.stepValue)}</output>
           <button class="btn step" type="button" data-step="1" aria-label=${C.more} ?disabled=${i === nums.length - 1} @click=${() => move(1)}>+</button>
         </div>
-        <p class="muted">${C.range(nums[0], nums[nums.length - 1])}</p>
         <button class="btn primary" type="button" data-arg=${String(this.stepValue)} @click=${() => this.pick(String(this.stepValue))}>${C.pickNumber(this.stepValue)}</button>`;
+    } else if (type === "number") {
+      const nums = opts.map(Number).sort((a, b) => a - b);
+      const cur = this.kind === "speed" && this.view ? this.view.ball.speed : null;
+      body = html`<div class="grid nums">${nums.map((n) => html`<button class="btn num${n === cur ? " cur" : ""}" type="button" data-arg=${String(n)}
+        aria-label=${n === cur ? C.numberNow(n) : String(n)} @click=${() => this.pick(String(n))}>${n}</button>`)}</div>`;
     } else {
       const hint = type === "player" ? html`<p class="hint">${C.tapMeeple}</p>` : type === "space" ? html`<p class="hint">${C.tapSpace}</p>` : nothing;
-      body = html`${hint}<div class="grid ${type}">${opts.map((o) => {
-        let label = W.ENUMS[o] || o;
+      body = html`${hint}<div class="grid ${type}${opts.length > 6 ? " many" : ""}">${opts.map((o) => {
+        let label = o === "none" ? W.ENUMS.none : W.ENUMS[o] || o;
         if (type === "player" && o !== "none") {
-          const pl = view.players.find((q) => q.id === o);
-          label = `${W.playerLabel(view, o)}${pl && pl.space ? ` at ${pl.space}` : pl ? ` (${pl.status})` : ""}`;
+          const pl = this.view.players.find((q) => q.id === o);
+          label = C.playerAt(W.playerLabel(ctx, o), pl && pl.space, pl && pl.status);
+        } else if (nArgs === 1) {
+          label = W.describe(whole(o), ctx);
         }
-        return html`<button class="btn opt" type="button" data-arg=${o} @click=${() => this.pick(o)}>${label}</button>`;
+        const odds = this.oddsText(whole(o));
+        return html`<button class="btn opt" type="button" data-arg=${o} @click=${() => this.pick(o)}>${label}${odds ? html`<small class="odds">${odds}</small>` : nothing}</button>`;
       })}</div>`;
     }
-    return html`${head}<h3>${stepTitle(this.kind, this.args.length, nArgs)}</h3>${soFar}${body}${backBtn}`;
+    return html`<h2 class="ptitle" id="prompt-title" tabindex="-1">${stepTitle(this.kind, this.args.length, nArgs)}</h2>${helpLine}${soFar}${body}
+      <div class="row tail">${backBtn}${never}</div>`;
+  }
+
+  canGoBack() {
+    return this.args.length > 0 || (this.kind !== null && this.kinds().length > 1);
   }
 }

@@ -1,0 +1,54 @@
+// Saying "your turn" to a player who looked away, and what happened to one who listens:
+// the aria-live region, and, while the page is hidden, the tab's title, a vibration, an
+// optional sound and a notification (each as the player set it).
+import { app } from "./app.js";
+import { setting } from "./settings.js";
+import { W } from "./words.js";
+
+let last = "";
+// Read `text` out through the page's aria-live region (index.html #announce).
+export function announce(text) {
+  const el = document.getElementById("announce");
+  if (!el || !text) return;
+  // The same words twice in a row are still news: clear, then set on the next task.
+  el.textContent = text === last ? "" : el.textContent;
+  last = text;
+  setTimeout(() => { el.textContent = text; }, 30);
+}
+
+function beep() {
+  try {
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    const ctx = beep.ctx || (beep.ctx = new Ctx());
+    const o = ctx.createOscillator();
+    const g = ctx.createGain();
+    o.frequency.value = 880;
+    g.gain.setValueAtTime(0.15, ctx.currentTime);
+    g.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.25);
+    o.connect(g).connect(ctx.destination);
+    o.start();
+    o.stop(ctx.currentTime + 0.25);
+  } catch (e) { /* no audio here */ }
+}
+
+// It became the player's turn.  Only a hidden page needs more than the screen itself.
+export function yourTurn() {
+  if (!document.hidden) return;
+  app.titleOverride = true;
+  document.title = W.UI.attention.title;
+  app.stats.hiddenTurns = (app.stats.hiddenTurns || 0) + 1;
+  if (setting("vibrate") && navigator.vibrate) { try { navigator.vibrate([120, 60, 120]); } catch (e) { /* not allowed */ } }
+  if (setting("sound")) beep();
+  if (setting("notify") && typeof Notification !== "undefined" && Notification.permission === "granted") {
+    try { new Notification(W.UI.appName, { body: W.UI.attention.body, tag: "kickline-turn" }); } catch (e) { /* mobile: needs a service worker */ }
+  }
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden && app.titleOverride) {
+    app.titleOverride = false;
+    document.title = W.UI.appName;
+    import("./app.js").then((m) => m.update());
+  }
+});

@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// Put sample events into words with the client's lang/en.js and report every line that
+// is missing or shows raw engine fields.  Input on stdin: {"samples": {kind: [{event,
+// view}]}, "static": [kinds]}; output: one JSON object {missing, raw, silent, lines}.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const W = (await import(path.join(ROOT, "client", "src", "lang", "en.js"))).default;
+const input = JSON.parse(readFileSync(0, "utf8"));
+// Raw engine text: player ids, field names, JSON, JavaScript's own placeholders.
+const RAW = /\b[hv][0-8]\b|undefined|NaN|\[object|[{}_]|\bnull\b|\bfrm\b|\bwinner_seat\b|\btrue\b|\bfalse\b/;
+const out = { missing: [], raw: [], silent: {}, lines: {} };
+for (const k of input.static) if (!(k in W.EVENTS)) out.missing.push(k);
+for (const [kind, list] of Object.entries(input.samples)) {
+  if (!(kind in W.EVENTS)) { if (!out.missing.includes(kind)) out.missing.push(kind); continue; }
+  for (const { event, view } of list) {
+    const ctx = { view, seatNames: ["Ann", "Ben"], sideNames: view && view.home_seat === 1 ? ["Ben", "Ann"] : ["Ann", "Ben"], mySide: 0 };
+    const text = W.narrate(event, ctx);
+    if (text === undefined) { out.raw.push({ kind, text: "(no words)", event }); continue; }
+    if (text === null) { out.silent[kind] = (out.silent[kind] || 0) + 1; continue; }
+    if (RAW.test(text)) out.raw.push({ kind, text, event });
+    out.lines[kind] = text;
+  }
+}
+console.log(JSON.stringify(out));

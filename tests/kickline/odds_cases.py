@@ -1,0 +1,51 @@
+"""Positions with odds to compute, shared by the CPython and the Pyodide test: prompts
+from seeded random matches in all three modes, seen from the seat that is asked."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from typing import Any
+
+import kickline
+from kickline.odds import decision_odds
+from kickline.preview import state_from_view
+
+FRAMES = ("action", "cards_secret", "shot", "pull", "scorch")
+
+
+def cases(per_mode: int = 6) -> list[tuple[dict[str, Any], int]]:
+    """(view, seat) of the first `per_mode` prompts with odds in each mode."""
+    out: list[tuple[dict[str, Any], int]] = []
+    teams = (["telekinetics", "fire-demons"], ["cyborgs", "oozes"])
+    for mode in ("training", "standard", "advanced"):
+        rng = random.Random(f"odds:{mode}")
+        found = 0
+        for game in range(40):
+            if found >= per_mode:
+                break
+            cfg: dict[str, Any] = {"mode": mode, "board": 7}
+            if mode != "training":
+                cfg["teams"] = teams[game % 2]
+            s = kickline.new_game(cfg)
+            while found < per_mode and (act := kickline.to_act(s))[0] != "over":
+                if act[0] == "chance":
+                    s, _ = kickline.apply_chance(s, rng.choice(kickline.chance(s)[2]))
+                    continue
+                seat = act[1][0]
+                if s.stack[-1][0] in FRAMES and rng.random() < 0.5:
+                    out.append((kickline.view(s, seat), seat))
+                    found += 1
+                s, _ = kickline.apply(s, seat, rng.choice(kickline.legal(s, seat)))
+    return out
+
+
+def main() -> None:
+    """Print the odds of every case, one JSON line each (run under Pyodide too)."""
+    for view, seat in cases(per_mode=3):
+        print(json.dumps(decision_odds(state_from_view(view), seat), sort_keys=True))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
