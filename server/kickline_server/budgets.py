@@ -30,8 +30,15 @@ class Budgets:
     (``addresses.client_address``; an IPv6 /64)."""
 
     connections_per_minute: int = 240
-    """New connections per address per minute, HTTP requests included (a first visit
-    loads about 30 files; a reload, fewer)."""
+    """Websocket connections and requests other than the client's files (``/session``,
+    records, exports, ``/healthz``) per address per minute."""
+    files_per_minute: int = 2400
+    """Requests for the client's own files per address per minute.  Kept apart from
+    ``connections_per_minute`` because a page load asks for about 60 files: one budget
+    for both let only four phones behind one NAT (a club's wifi) load the page in a
+    minute.  Files are cheap to refuse memory to (streamed, and each download counts as
+    one of the address's simultaneous connections), so this budget only stops a flood;
+    2400 is forty page loads a minute."""
     half_open_per_address: int = 16
     """TCP connections per peer address whose HTTP request has not arrived yet (not
     applied to trusted proxies, which carry everyone's)."""

@@ -188,7 +188,9 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "comma-separated (e.g. 127.0.0.1,::1); unset, the header is ignored"),
     # Budgets (budgets.py): per client address (an IPv6 /64) and per identity; 0 = off.
     Option("connections_per_minute", int, 240,
-           "new connections per address per minute, HTTP requests included"),
+           "websockets and requests other than the client's files, per address per minute"),
+    Option("files_per_minute", int, 2400,
+           "requests for the client's files per address per minute (a page load is ~60)"),
     Option("half_open_per_address", int, 16,
            "connections per address that have not sent their HTTP request yet"),
     Option("identities_per_hour", int, 60, "new players (hello without a token) per address "

@@ -4,9 +4,11 @@ websockets runs the HTTP handshake; :class:`Gate` decides what each request gets
 :class:`GateConnection` (handed to websockets' ``serve`` as ``create_connection``, made
 by :meth:`Gate.connection_class`) adds what a public server needs at that point:
 
-* every request, HTTP or websocket, counts against its address's connection budget
-  (``Budgets.connections_per_minute``; ``429`` with ``Retry-After`` past it), and a
-  websocket against the simultaneous connections per address;
+* every request counts against a budget of its address (``429`` with ``Retry-After``
+  past it): a request for one of the client's files against ``Budgets.files_per_minute``,
+  any other (websocket, ``/session``, records, ``/healthz``) against
+  ``Budgets.connections_per_minute``; a websocket or a running download also counts as
+  one of the address's simultaneous connections;
 * TCP connections whose request has not arrived yet are capped per peer address
   (``Budgets.half_open_per_address``): past it, new ones are dropped at once, so one
   address cannot hold every file descriptor with upgrades it never finishes;
@@ -69,6 +71,9 @@ Routes = Callable[[ServerConnection, Request, str, str], "Response | Awaitable[R
 class Gate:
     """Per-server state at the door: budgets per address and the HTTP routes."""
 
+    ROUTED = frozenset({"/healthz"})
+    """Paths answered before the client's files even if a file had that name."""
+
     def __init__(self, *, budgets: Budgets, trusted: TrustedProxies,
                  max_connections_per_address: int, client_dir: Path | None,
                  health: Callable[[], dict[str, Any]], handshake_timeout: float = 10.0,
@@ -86,6 +91,7 @@ class Gate:
         budgets and before the static files; ``None`` means not theirs."""
         self.static_limits = static_limits or static.StaticLimits()
         self.connects = Rate(budgets.connections_per_minute, 60.0, clock=clock)
+        self.files = Rate(budgets.files_per_minute, 60.0, clock=clock)
         self.connected: Counter[str] = Counter()
         """Open websockets and running downloads per address key."""
         self.half_open: Counter[str] = Counter()
@@ -136,10 +142,16 @@ class Gate:
                             f"if it is your reverse proxy, start with --trusted-proxy "
                             f"{address}", level=logging.WARNING)
         key = address_key(address)
-        wait = self.connects.take(key)
+        path = request.path.split("?", 1)[0]
+        upgrade = request.headers.get("Upgrade", "").lower() == "websocket"
+        # Which budget: the client's files have their own (a page load is ~60 of them).
+        # No route's path resolves to a file: static.resolve serves only the client's.
+        is_file = (not upgrade and self.client_dir is not None
+                   and request.method in ("GET", "HEAD")
+                   and static.resolve(self.client_dir, path) is not None)
+        wait = (self.files if is_file else self.connects).take(key)
         if wait is not None:
             return _too_many(conn, wait)
-        path = request.path.split("?", 1)[0]
         if request.method not in ("GET", "HEAD"):
             refused = conn.respond(405, "only GET and HEAD are served here\n")
             refused.headers["Allow"] = "GET, HEAD"
@@ -152,7 +164,7 @@ class Gate:
                 routed = await routed
             if routed is not None:
                 return routed
-        if request.headers.get("Upgrade", "").lower() == "websocket":
+        if upgrade:
             if path != "/ws":
                 return conn.respond(404, "the websocket endpoint is /ws\n")
             if self.connected[key] >= self.max_connections_per_address:

@@ -391,6 +391,7 @@ async function scenarioLocal(browser) {
   await page.locator("#local-bot").tap();
   const made = await localPlay(page, 8);
   await shot(page, "local-vs-bot");
+  await localTurn(page); // the bot's reply to the last move may still be on its way
   const before = await localSnapshot(page);
   await page.reload(); // still offline: the match comes back from the page's storage
   await localTurn(page);

@@ -130,7 +130,10 @@ try {
   await po.goto(`${base}/#/e/${id}/standings`);
   await po.waitForFunction(() => {
     const rows = document.querySelectorAll(".standings tbody tr");
-    return rows.length === 2 && rows[0].textContent.includes("1");
+    // Wait for the result itself (the winner's point), not for the table: before the
+    // result arrives the table already has two rows, in entry order.
+    const points = (r) => r.querySelector("td:nth-child(3)")?.textContent.trim();
+    return rows.length === 2 && points(rows[0]) === "1" && points(rows[1]) === "0";
   }, null, { timeout: 20000 });
   const top = await text(po, ".standings tbody tr td:nth-child(2)");
   if (!top.startsWith("Quy")) problems.push(`standings top row ${top}`);

@@ -4,6 +4,7 @@ with ``retry_after``, and nothing done."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -227,6 +228,32 @@ async def test_connections_per_minute_count_http_requests(serve: Any, server_con
             async with client(url):
                 pass
         assert e.value.response.status_code == 429
+
+
+async def test_the_clients_files_have_their_own_budget(serve: Any, server_config: Any,
+                                                       tmp_path: Path) -> None:
+    """A club behind one NAT: many page loads (each about 60 files) must not use up the
+    budget that websockets need; the files' own budget still stops a flood."""
+    from test_gate import raw_http
+
+    client_dir = tmp_path / "client"
+    (client_dir / "src").mkdir(parents=True)
+    (client_dir / "index.html").write_text("<!doctype html><title>k</title>")
+    (client_dir / "src" / "main.js").write_text("export {};")
+    config = server_config(client_dir=client_dir,
+                           budgets=Budgets(connections_per_minute=2, files_per_minute=5))
+    async with serve(config) as url:
+        for path in ("/", "/src/main.js", "/index.html", "/src/main.js", "/"):
+            got = await raw_http(url, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            assert got.startswith(b"HTTP/1.1 200 "), got[:80]
+        got = await raw_http(url, b"GET /src/main.js HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert got.startswith(b"HTTP/1.1 429 ") and b"\r\nRetry-After: " in got
+        # The files' budget is spent; the other one is untouched.
+        for _ in range(2):
+            got = await raw_http(url, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert got.startswith(b"HTTP/1.1 200 ")
+        got = await raw_http(url, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert got.startswith(b"HTTP/1.1 429 ")
 
 
 async def test_half_open_connections_per_address(serve: Any, server_config: Any) -> None:
