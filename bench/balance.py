@@ -2,6 +2,7 @@
 
     python bench/balance.py [--matches 2000] [--boards 7,9] [--mode advanced]
                             [--bot greedy] [--no-mirrors] [--deadline 0]
+                            [--house FILE.json]
                             [--workers 2] [--out docs/BALANCE.md]
 
 Plays ``--matches`` matches between two ``--bot`` coaches (greedy by default; any
@@ -19,12 +20,19 @@ too. Matches run in ``--workers`` processes over disjoint seeds, so the same
 arguments give the same table on any machine. ``--deadline`` (wall-clock seconds)
 bounds a run of a slow bot on a shared machine: match ``i`` of every pairing is
 played before match ``i + 1`` of any, and the table is what finished by then.
+
+``--house FILE.json`` measures other house rosters (rulings 6: which named player
+holds which role, the fill-ins and their advanced skills; never the laws): a map from a
+team id to its nine ``[name, ability, advanced defence or null]`` rows in the order of
+``kickline.roster.SQUAD_ROLES`` (FB, D, D, MF, PM, PM, W, S, S; the second D, PM and S
+start on the bench), replacing that team's for the run.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import json
 import math
 import multiprocessing
 import sys
@@ -81,12 +89,23 @@ def _one(job: tuple[str, int, str, str, int, str]) -> dict[str, Any]:
     return out
 
 
+def house(path: str) -> None:
+    """Replace teams' rosters for this process (and the workers it forks)."""
+    from kickline.roster import SQUAD_ROLES, TEAMS, PlayerCard, Team
+
+    for team_id, rows in json.loads(Path(path).read_text()).items():
+        t = TEAMS[team_id]
+        TEAMS[team_id] = Team(t.id, t.name, t.species, tuple(
+            PlayerCard(str(n), role, t.species, str(a), None if d is None else int(d))
+            for (n, a, d), role in zip(rows, SQUAD_ROLES, strict=True)))
+
+
 def _batch(jobs: list[tuple[str, int, str, str, int, str]]) -> list[dict[str, Any]]:
     return [_one(job) for job in jobs]
 
 
 def run(mode: str, boards: list[int], matches: int, workers: int, bot: str = "greedy",
-        mirrors: bool = True, deadline: float = 0.0) -> list[dict[str, Any]]:
+        mirrors: bool = True, deadline: float = 0.0, roster: str = "") -> list[dict[str, Any]]:
     """Every pairing's tally.  Match ``i`` of every pairing is played before match
     ``i + 1`` of any, so a ``deadline`` (wall-clock seconds, 0 for none) cuts every
     pairing at nearly the same count, and the sample is the matches in order (a prefix:
@@ -103,7 +122,8 @@ def run(mode: str, boards: list[int], matches: int, workers: int, bot: str = "gr
     stop = time.perf_counter() + deadline if deadline > 0 else math.inf
     size = 32 if bot in ("random", "greedy", "casual", "beginner") else 1
     batches = [jobs[i:i + size] for i in range(0, len(jobs), size)]
-    with multiprocessing.Pool(workers) as pool:  # leaving the block ends what still runs
+    with multiprocessing.Pool(workers, house if roster else None,
+                              (roster,) if roster else ()) as pool:  # ends what still runs
         results = pool.imap(_batch, batches)
         for batch in batches:
             left = stop - time.perf_counter()
@@ -174,6 +194,7 @@ def main() -> int:
     ap.add_argument("--no-mirrors", action="store_true", help="play the cross pairings only")
     ap.add_argument("--deadline", type=float, default=0.0,
                     help="wall-clock seconds for the whole run (0: no limit)")
+    ap.add_argument("--house", default="", help="a JSON file of other house rosters")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", default=str(ROOT / "docs" / "BALANCE.md"),
                     help="Markdown file to write ('-' for none)")
@@ -183,7 +204,7 @@ def main() -> int:
         ap.error("--matches must be at least 2 and --boards a list of 7 and 9")
     t0 = time.perf_counter()
     rows = run(args.mode, boards, args.matches, args.workers, args.bot,
-               not args.no_mirrors, args.deadline)
+               not args.no_mirrors, args.deadline, args.house)
     seconds = time.perf_counter() - t0
     played = sum(r["played"] for r in rows)
     errors = sum(r["errors"] for r in rows)
@@ -201,7 +222,8 @@ def main() -> int:
                f"--mode {args.mode} --workers {args.workers}"
                + (f" --bot {args.bot}" if args.bot != "greedy" else "")
                + (" --no-mirrors" if args.no_mirrors else "")
-               + (f" --deadline {args.deadline:g}" if args.deadline else ""))
+               + (f" --deadline {args.deadline:g}" if args.deadline else "")
+               + (f" --house {args.house}" if args.house else ""))
         doc = [
             "# Balance: the four species teams against each other",
             "",
