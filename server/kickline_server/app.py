@@ -69,7 +69,7 @@ class ServerConfig:
     else generated once into ``data_dir/secret.key``."""
     secret_file: Path | None = None
     client_dir: Path | None = CLIENT_DIR
-    max_connections_per_address: int = 64
+    max_connections_per_address: int = 160
     trusted_proxies: TrustedProxies = field(default_factory=TrustedProxies)
     """Reverse proxies whose ``X-Forwarded-For`` names the client (``addresses.py``)."""
     static: StaticLimits = field(default_factory=StaticLimits)
