@@ -89,7 +89,7 @@ export function roundBoards(v, id, rnd, manage) {
           ${repairing && repair.boards.has(b.board) ? html`${repairName(v, b.home)} ${repairName(v, b.away)}`
             : editing ? html`${draftName(v, id, rnd, b.home)} <span class="vs">${T.vs}</span> ${draftName(v, id, rnd, b.away)}`
             : html`<b>${nameOf(v, b.home)}</b> <span class="vs">${T.vs}</span> <b>${nameOf(v, b.away)}</b>`}
-          <small class="res">${resultWords(b) || liveWords(b)}${mine ? ` · ${T.yourBoard}` : ""}</small>
+          <small class="res">${rnd.third_place === b.board ? `${T.thirdPlace} · ` : ""}${resultWords(b) || liveWords(b)}${mine ? ` · ${T.yourBoard}` : ""}</small>
         </span>
         ${editing ? html`<button class="btn small" type="button" aria-label=${`${T.flip} ${b.board}`} data-flip=${b.board}
           @click=${() => command(id, "flip", { round: rnd.round, board: b.board })}>${T.flip}</button>` : nothing}

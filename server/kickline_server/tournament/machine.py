@@ -270,7 +270,8 @@ def _paired(t: Tournament, e: Event) -> None:
     if "bracket" in e:
         t.bracket = list(e["bracket"])
     boards = [Board(i + 1, h, a) for i, (h, a) in enumerate(e["boards"])]
-    rnd = Round(e["round"], boards, {int(p): k for p, k in e["byes"].items()})
+    rnd = Round(e["round"], boards, {int(p): k for p, k in e["byes"].items()},
+                third=e.get("third_place"))
     for num, result in e.get("forfeits", {}).items():
         rnd.boards[int(num) - 1].result = Result.from_plain(result)
     for entry in t.entries.values():

@@ -128,6 +128,13 @@ def _pair_knockout(t: Tournament, rnd: int, numbers: Mapping[int, int], ev: Even
         # Home to whoever has been home less often; the better seed when equal.
         first, second = sorted((a, b), key=lambda p: (home_games[p], numbers[p]))
         boards.append([first, second])
+    if t.s.third_place and len(current) == 2 and rnd >= 2:
+        # The final round: the semi-finals' losers play for third place too.
+        lost = knockout.losers(t.bracket, t.rounds, numbers)
+        if len(lost) == 2:
+            first, second = sorted(lost, key=lambda p: (home_games[p], numbers[p]))
+            boards.append([first, second])
+            ev["third_place"] = len(boards)
     ev["boards"] = boards
     ev["byes"] = byes
     _forfeit_if_absent(t, boards, ev)

@@ -34,15 +34,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from tourney import Event, Scripted
 
-from kickline_server.tournament import Draw
+from kickline_server.tournament import Draw, Refused
 from kickline_server.tournament.export import (
     pairings_json,
     scorecard,
     standings_csv,
     standings_json,
 )
+from kickline_server.tournament.export import view as event_view
 from kickline_server.tournament.standings import Table, dp, standings
 
 A, B, C, D, E = 1, 2, 3, 4, 5
@@ -190,3 +192,29 @@ def test_a_players_score_card() -> None:
         (2, "game", "E", "loss", True, "0", "1"),
         (3, "game", "B", "loss", False, "0", "1")]
     assert card["rounds"][0]["side"] == "away" and card["rounds"][0]["goals"] == [1, 0]
+
+
+def test_a_knockout_with_a_match_for_third_place() -> None:
+    with pytest.raises(Refused) as e:
+        Event(format="swiss", third_place=True)
+    assert e.value.code == "bad_settings"
+    ev = Event(format="knockout", third_place=True)
+    for i, name in enumerate("ABCDEF"):
+        ev.join(name, 2000 - 100 * i)
+    for rnd in (1, 2, 3):
+        ev.do("pair", round=rnd)
+        ev.do("start", round=rnd)
+        for b in ev.t.round(rnd).boards:
+            # The worse seed (higher pid) wins every tie but the first round's.
+            home_wins = (b.home < b.away) == (rnd == 1)
+            ev.play(rnd, b.number, "home" if home_wins else "away",
+                    (1, 0) if home_wins else (0, 1))
+    final = ev.t.round(3)
+    # Round 1: A and B had byes, C beat F, D beat E; semis: C beat A, D beat B.
+    assert final.third == 2 and [(b.home, b.away) for b in final.boards] == [(3, 4), (1, 2)]
+    assert ev.t.finished and ev.view()["rounds"][2]["third_place"] == 2
+    rows = standings(ev.t)
+    # D won the final, B the match for third place (the worse seed wins).
+    assert [(r.rank, r.name) for r in rows] == [
+        (1, "D"), (2, "C"), (3, "B"), (4, "A"), (5, "E"), (5, "F")]
+    assert event_view(ev.replayed(), organiser=True) == ev.view()
