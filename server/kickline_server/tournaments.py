@@ -92,9 +92,16 @@ class _Ask:
 
 @dataclass(frozen=True, slots=True)
 class _Given:
-    draw: Draw
+    """The second pass: the draw computed outside, or the pairer's refusal (which the
+    command may answer itself: a withdrawal keeps the draft when no re-pairing exists)."""
+
+    draw: Draw | None
+    refused: Refused | None = None
 
     def pair(self, inp: PairingInput) -> Draw:
+        if self.refused is not None:
+            raise self.refused
+        assert self.draw is not None
         return self.draw
 
 
@@ -149,10 +156,12 @@ class Host:
                 self.pairing = True
                 self._changed()
                 try:
-                    draw = await anyio.to_thread.run_sync(self.pairer.pair, need.inp)
+                    given = _Given(await anyio.to_thread.run_sync(self.pairer.pair, need.inp))
+                except Refused as exc:
+                    given = _Given(None, exc)
                 finally:
                     self.pairing = False
-                events, reply = self.t.handle(cmd, _Given(draw))
+                events, reply = self.t.handle(cmd, given)
             if events:
                 await self._persist(events)
                 await self._act(events)

@@ -146,7 +146,9 @@ class Tournament:
         return PairingInput(
             name=s.name, format=s.format, rounds=self.total_rounds(), round=rnd,
             scoring=s.scoring, players=players,
-            games={p.pid: self.games(p.pid) for p in players},
+            # Only the rounds before ``rnd``: a draft of ``rnd`` being paired again
+            # (a player left it) is not history.
+            games={p.pid: self.games(p.pid)[:rnd - 1] for p in players},
             present=frozenset(present), absent=absent,
             forbidden=frozenset(self.forbidden), top_colour=self.top_colour)
 
@@ -282,10 +284,16 @@ def _pairing_edited(t: Tournament, e: Event) -> None:
     rnd.byes = {int(p): k for p, k in e["byes"].items()}
 
 
+def _bye_changed(t: Tournament, e: Event) -> None:
+    t.rounds[e["round"] - 1].byes[e["pid"]] = e["kind"]
+
+
 def _started(t: Tournament, e: Event) -> None:
     rnd = t.rounds[e["round"] - 1]
     rnd.status = "live"
     rnd.started_at = float(e["at"])
+    for num, result in e.get("forfeits", {}).items():
+        rnd.boards[int(num) - 1].result = Result.from_plain(result)
     for num, match in e["matches"].items():
         rnd.boards[int(num) - 1].match = match
 
@@ -324,6 +332,7 @@ APPLIERS = {
     "allowed": _forbidden,
     "paired": _paired,
     "pairing_edited": _pairing_edited,
+    "bye_changed": _bye_changed,
     "started": _started,
     "result": _result,
     "repaired": _repaired,

@@ -248,3 +248,22 @@ def test_match_records_become_board_results() -> None:
     assert result_of({"reason": "no_show_both", "winner": None}) == {"kind": "forfeit",
                                                                       "winner": None}
     assert result_of({"reason": "cancelled", "winner": None}) is None
+
+
+async def test_a_withdrawal_re_pairs_the_draft_or_stops_the_match_in_hand() -> None:
+    ts, _, maker = server(draws={1: Draw(((1, 2), (3, 4)))})
+    tid = await four_players(ts)
+    await ts.command(tid, "org", "Org", "p1", "pair", {"round": 1})
+    # No pairing without Dov exists (the pairer refuses in its thread): his opponent
+    # wins the board by forfeit instead, and no match is made for it.
+    ts.pairer.draws[1] = Refused("no_pairing", "no legal pairing")
+    reply = await ts.command(tid, "acc3", "Dov", "w1", "withdraw", {"pid": 4})
+    assert reply == {"forfeited": [{"round": 1, "board": 2}]}
+    await ts.command(tid, "org", "Org", "s1", "start", {"round": 1})
+    assert sorted(maker.live) == [f"{tid}-1-1"]
+    # Ben withdraws mid-round: his match is stopped, Ann wins by forfeit.
+    reply = await ts.command(tid, "acc1", "Ben", "w2", "withdraw", {"pid": 2})
+    assert reply == {"forfeited": [{"round": 1, "board": 1}]}
+    assert maker.stopped == [f"{tid}-1-1"]
+    host = await ts.get(tid)
+    assert host is not None and host.t.round(1).done
