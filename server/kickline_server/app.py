@@ -289,6 +289,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             gc.collect()
             gc.freeze()
         await actors.start(lobby.desk.run)
+        await actors.start(tournaments.run)
         await actors.start(lobby.matchmaker.run)
         await actors.start(lobby.challenges.run)
         if store.leases_expire:  # other processes may die and leave matches to adopt

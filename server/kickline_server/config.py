@@ -250,6 +250,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("pairing_timeout", float, 600.0, "seconds one Swiss pairing may take (1,000 "
            "players take tens of seconds)"),
     Option("max_tournaments", int, 200, "unfinished tournaments per server"),
+    Option("no_show_check", float, 5.0, "seconds between checks for tournament no-shows "
+           "no match decides (a roster line nobody claimed)", bounds=(0.1, 3600.0)),
     Option("compression", bool, False,
            "offer permessage-deflate to clients (off: it costs server CPU)"),
     Option("sqlite_synchronous", str, "NORMAL",
