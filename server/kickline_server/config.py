@@ -170,7 +170,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "step"),
     Option("queue_window_cap", float, 400.0, "rated quick match: the widest gap"),
     Option("queue_tick", float, 1.0, "seconds between re-pairings of the rated queues (and "
-           "waiting counts sent)"),
+           "waiting counts sent; with Redis, between refreshes of this process's part "
+           "of the lobby list)"),
     Option("requeue_grace", float, 120.0, "seconds a player whose connection dropped keeps "
            "their waiting time if they queue again"),
     Option("challenge_ttl", float, 300.0, "seconds a challenge or a rematch offer waits "
