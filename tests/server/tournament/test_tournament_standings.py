@@ -32,7 +32,9 @@ E vs 2000, p 1: 2800.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from tourney import Event, Scripted
@@ -150,17 +152,24 @@ def test_scoring_three_for_a_win_and_two_for_a_shootout_win() -> None:
     assert table.value("sonneborn_berger", A) == Fraction(2, 3) * 1
 
 
-def test_knockout_ranks_by_how_far_each_player_went() -> None:
-    ev = Event(format="knockout")
+def knockout_of_six(better_wins: Callable[[int], bool], **settings: Any) -> Event:
+    """A..F (pids 1-6, by rating) play a knockout out; in round ``r`` the better seed
+    (the lower pid) wins every tie if ``better_wins(r)``, else the worse one."""
+    ev = Event(format="knockout", **settings)
     for i, name in enumerate("ABCDEF"):
         ev.join(name, 2000 - 100 * i)
     for rnd in (1, 2, 3):
         ev.do("pair", round=rnd)
         ev.do("start", round=rnd)
         for b in ev.t.round(rnd).boards:
-            # The better seed (lower pid here) wins every tie.
-            ev.play(rnd, b.number, "home" if b.home < b.away else "away", (1, 0)
-                    if b.home < b.away else (0, 1))
+            home_wins = (b.home < b.away) == better_wins(rnd)
+            ev.play(rnd, b.number, "home" if home_wins else "away",
+                    (1, 0) if home_wins else (0, 1))
+    return ev
+
+
+def test_knockout_ranks_by_how_far_each_player_went() -> None:
+    ev = knockout_of_six(lambda r: True)
     rows = standings(ev.t)
     assert ev.t.finished
     assert [(r.rank, r.name) for r in rows] == [
@@ -198,17 +207,8 @@ def test_a_knockout_with_a_match_for_third_place() -> None:
     with pytest.raises(Refused) as e:
         Event(format="swiss", third_place=True)
     assert e.value.code == "bad_settings"
-    ev = Event(format="knockout", third_place=True)
-    for i, name in enumerate("ABCDEF"):
-        ev.join(name, 2000 - 100 * i)
-    for rnd in (1, 2, 3):
-        ev.do("pair", round=rnd)
-        ev.do("start", round=rnd)
-        for b in ev.t.round(rnd).boards:
-            # The worse seed (higher pid) wins every tie but the first round's.
-            home_wins = (b.home < b.away) == (rnd == 1)
-            ev.play(rnd, b.number, "home" if home_wins else "away",
-                    (1, 0) if home_wins else (0, 1))
+    # The worse seed wins every tie but the first round's.
+    ev = knockout_of_six(lambda r: r == 1, third_place=True)
     final = ev.t.round(3)
     # Round 1: A and B had byes, C beat F, D beat E; semis: C beat A, D beat B.
     assert final.third == 2 and [(b.home, b.away) for b in final.boards] == [(3, 4), (1, 2)]
