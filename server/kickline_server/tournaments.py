@@ -143,6 +143,9 @@ class Host:
         self.changed = changed
         self.lock = anyio.Lock()
         self.pairing = False  # a Swiss pairing is running (shown on the screens)
+        # Boards (round, board) whose match could not be made: the periodic check
+        # tries again (after a restart, ``reconcile`` makes every missing match).
+        self.unmade: set[tuple[int, int]] = set()
 
     async def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
         async with self.lock:
@@ -231,9 +234,19 @@ class Host:
             log.warning("tournament %s: %s", self.t.id, exc.message)
 
     async def overdue(self) -> None:
-        """Forfeit the boards the no-show rule decides without a match (a roster line
+        """Make the matches that could not be made before (the store was down); then
+        forfeit the boards the no-show rule decides without a match (a roster line
         nobody claimed): ``deadlines.due_forfeits``. The command id names the board,
         so a check repeated, or redone after a restart, records it once."""
+        cur = self.t.current()
+        unmade = sorted(n for r, n in self.unmade if cur is not None and r == cur.number)
+        self.unmade = set()
+        if unmade and cur is not None and cur.status == "live":
+            try:
+                async with self.lock:
+                    await self.make_matches(unmade, cur.number)
+            except Refused as exc:
+                log.info("tournament %s: %s", self.t.id, exc.message)
         for rnd, num, absent in due_forfeits(self.t, self.clock()):
             try:
                 await self.command({"op": "forfeit", "id": f"no_show/{rnd}/{num}",
@@ -273,8 +286,10 @@ class Host:
                         meta={"tournament": {"id": self.t.id, "name": s.name,
                                              "round": rnd_no, "board": num},
                               "organisers": organisers})
+                    self.unmade.discard((rnd_no, num))
                 except (StoreError, BadRequest, ValueError) as exc:
                     failed.append(num)
+                    self.unmade.add((rnd_no, num))
                     log.warning("tournament %s: the match of round %d board %d could not be "
                                 "made (%s); the organiser's start retries it", self.t.id,
                                 rnd_no, num, getattr(exc, "message", exc))
