@@ -709,7 +709,7 @@ const UI = {
     notifyOn: "Tell me when my match is ready", notifyBody: (m) => `Round ${m.tournament.round} against ${m.opponent}`,
     // players
     number: "No.", name: "Player", rating: "Rating", unrated: "unrated", points: "Pts",
-    statuses: { active: "playing", paused: "sitting out", withdrawn: "withdrawn" },
+    statuses: { active: "playing", paused: "sitting out", withdrawn: "withdrawn" }, annulled: "games not counted",
     late: "late entry", unclaimed: "not claimed yet", entryLink: "Entry link",
     addLine: "Add a player to the roster", addName: "Player's name", addRating: "Rating (optional)", add: "Add",
     sheet: "Print the entry-link sheet", players: (n) => `${n} players`,
@@ -746,7 +746,8 @@ const UI = {
     rated: "Rated (results move ratings)", startAt: "Starts at", entryCap: "Most players (empty: no limit)",
     openEntry: "Anyone may join by the link", checkInNeeded: "Players check in before round 1",
     lateUntil: "Late entries until round", lateByes: "A late entry scores for each missed round", half: "half a point", zero: "nothing",
-    selfWithdraw: "Players may withdraw themselves", thirdPlaceMatch: "The semi-finals' losers play for third place", noShow: "Forfeit a player who has not come after (minutes)",
+    selfWithdraw: "Players may withdraw themselves", thirdPlaceMatch: "The semi-finals' losers play for third place",
+    annulWithdrawn: "A player who withdraws before playing half their games: none of their games count", noShow: "Forfeit a player who has not come after (minutes)",
     roundMinutes: "Round deadline (minutes, empty: none): nobody is waited for after it", create: "Create the event", save: "Save",
     // score card
     card: "Score card", total: "Total", rank: (r) => `Rank ${r}`, against: (n) => `against ${n}`, pending: "being played",

@@ -126,7 +126,7 @@ function rosterPanel(v, id) {
     <a class="btn" href=${ex.sheet} target="_blank" rel="noopener" id="ev-sheet">${T.sheet}</a>
     <ul class="plist">${v.entries.map((e) => html`<li data-pid=${e.pid}>
       <span class="num">${e.number || "–"}</span>
-      <span class="who"><b>${e.name}</b><small>${T.statuses[e.status]}${e.claimed ? "" : ` · ${T.unclaimed}`}${registration && e.checked_in ? ` · ${T.checkedIn}` : ""}</small>
+      <span class="who"><b>${e.name}</b><small>${T.statuses[e.status]}${e.annulled ? ` · ${T.annulled}` : ""}${e.claimed ? "" : ` · ${T.unclaimed}`}${registration && e.checked_in ? ` · ${T.checkedIn}` : ""}</small>
         ${e.token ? html`<small class="small">${T.entryLink}: <button class="link" type="button"
           @click=${() => navigator.clipboard.writeText(joinLink(id, e.token)).then(() => flash(T.copied))}>${joinLink(id, e.token)}</button></small>` : nothing}</span>
       <span class="acts">

@@ -101,7 +101,10 @@ class Table:
         self.s = t.s.scoring
         self.n = sum(1 for r in t.rounds if r.status == "live")
         self.rows: dict[int, Row] = {}
+        annulled = t.annulled()
         for e in t.entries.values():
+            if e.pid in annulled:
+                continue  # withdrew early from a round robin that annuls: not ranked
             games = [g if g is not None and not g.pending else None for g in t.games(e.pid)]
             games = [None if i >= self.n else g for i, g in enumerate(games)]
             if e.number is None and not any(games):
