@@ -86,8 +86,10 @@ async def test_one_server_per_match_and_adoption_when_it_goes(
     from kickline_server.actor import ActorLimits
     from kickline_server.lobby import LobbyLimits
 
-    # Renewed every TTL/3: 2 s leaves room for a busy machine's scheduling delays.
-    limits = LobbyLimits(min_decision=0.01, actor=ActorLimits(lease_ttl=2.0))
+    # Renewed every TTL/3: 6 s lets a busy machine's event loop stall for 4 s without the
+    # lease lapsing (both servers share this test's one loop).  Adoption below needs no
+    # expiry: the first server releases its lease when it stops.
+    limits = LobbyLimits(min_decision=0.01, actor=ActorLimits(lease_ttl=6.0))
     shared = {"redis_url": redis_url, "redis_prefix": key_prefix, "lobby": limits,
               "secret": "a secret both servers share"}
     first = server_config(**shared)
@@ -96,7 +98,9 @@ async def test_one_server_per_match_and_adoption_when_it_goes(
         async with serve(first) as url_a, client(url_a) as a, client(url_a) as b:
             wa, wb = await a.hello("a"), await b.hello("b")
             m, _ = await quick_match(a, b, TOY)
-            await anyio.sleep(2.5)  # past one lease period: the first server keeps it
+            # The first server renews its lease (the event, seen in Redis: the lease's
+            # time to live goes back up), so it keeps the match.
+            await lease_renewed(redis_url, f"{key_prefix}lease:{m['match']}")
             async with client(url_b) as other:  # any process serves any player:
                 await other.hello(token=wa["token"])  # through the one that runs it
                 await other.send({"t": "open", "id": "o", "match": m["match"]})
@@ -120,6 +124,25 @@ async def test_one_server_per_match_and_adoption_when_it_goes(
                 tg.start_soon(one, "a", sa)
                 tg.start_soon(one, "b", sb)
     assert results["a"]["result"] == results["b"]["result"]
+
+
+async def lease_renewed(redis_url: str, key: str) -> None:
+    """Return once the lease ``key`` has been renewed while watched; fail if it lapses."""
+    import redis.asyncio as aioredis
+
+    r = aioredis.Redis.from_url(redis_url)
+    try:
+        with anyio.fail_after(30):
+            low = None
+            while True:
+                ttl = await r.pttl(key)
+                assert ttl != -2, "the lease lapsed"
+                if low is not None and ttl > low:
+                    return
+                low = ttl if low is None else min(low, ttl)
+                await anyio.sleep(0.05)
+    finally:
+        await r.aclose()
 
 
 async def test_a_redis_outage_answers_busy_with_retry_after(
