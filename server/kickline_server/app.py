@@ -37,7 +37,9 @@ from .core import public_entry
 from .dice import commitment
 from .gate import Gate, loop_errors, quiet_logger
 from .identity import Tokens, load_keyring, load_server_id, read_secret_file
+from .listing import Listing
 from .lobby import Lobby, LobbyLimits
+from .matchqueue_redis import RedisQueue
 from .ops import Ops
 from .players import COOKIE, set_cookie
 from .retention import Retention
@@ -287,6 +289,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             gc.collect()
             gc.freeze()
         await actors.start(lobby.desk.run)
+        await actors.start(tournaments.run)
         await actors.start(lobby.matchmaker.run)
         await actors.start(lobby.challenges.run)
         if store.leases_expire:  # other processes may die and leave matches to adopt
@@ -304,6 +307,13 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             router.handle, router.detach = lobby.handle_remote, lobby.detach_remote
             lobby.router = router
             await actors.start(router.run)
+            # One quick-match queue and one lobby list for every process on the Redis.
+            queue = RedisQueue(config.redis_url, prefix=config.redis_prefix)
+            listing = Listing(config.redis_url, owner, prefix=config.redis_prefix,
+                              ttl=config.lobby.actor.lease_ttl, every=config.lobby.queue.tick)
+            assert node is not None
+            lobby.share_queue(queue, listing, node.token)
+            await actors.start(partial(listing.run, lobby.list_part))
 
         async def who(token: str) -> str | None:
             claim = tokens.verify(token)
@@ -372,6 +382,8 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
     if router is not None:
         with anyio.CancelScope(shield=True):
             await router.aclose()
+            await queue.aclose()
+            await listing.leave()
 
 
 

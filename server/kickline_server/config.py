@@ -170,7 +170,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "step"),
     Option("queue_window_cap", float, 400.0, "rated quick match: the widest gap"),
     Option("queue_tick", float, 1.0, "seconds between re-pairings of the rated queues (and "
-           "waiting counts sent)"),
+           "waiting counts sent; with Redis, between refreshes of this process's part "
+           "of the lobby list)"),
     Option("requeue_grace", float, 120.0, "seconds a player whose connection dropped keeps "
            "their waiting time if they queue again"),
     Option("challenge_ttl", float, 300.0, "seconds a challenge or a rematch offer waits "
@@ -249,6 +250,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("pairing_timeout", float, 600.0, "seconds one Swiss pairing may take (1,000 "
            "players take tens of seconds)"),
     Option("max_tournaments", int, 200, "unfinished tournaments per server"),
+    Option("no_show_check", float, 5.0, "seconds between checks for tournament no-shows "
+           "no match decides (a roster line nobody claimed)", bounds=(0.1, 3600.0)),
     Option("compression", bool, False,
            "offer permessage-deflate to clients (off: it costs server CPU)"),
     Option("sqlite_synchronous", str, "NORMAL",

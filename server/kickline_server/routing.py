@@ -86,9 +86,18 @@ class RemoteConnection:
     def refund(self, match: str, version: int | None) -> None:
         """The sender's rate budget lives with its real connection: nothing here."""
 
+    def paired(self, player: str, re: Any, match: str, seat: int,
+               notice: dict[str, Any]) -> None:
+        """This process made a quick match for this client's queued request ``re``:
+        its process is told first (the frames that follow are for the match)."""
+        self.router.send(self.origin, ["paired", self.router.node, self.remote_id, player,
+                                       re, match, seat, notice])
+
 
 Handler = Callable[[RemoteConnection, Message], Awaitable[None]]
 Detach = Callable[[RemoteConnection], Awaitable[None]]
+Paired = Callable[[str, int, str, Any, str, int, dict[str, Any]], Awaitable[None]]
+"""(owner, connection id here, player, request id, match, seat, notice)."""
 
 
 class Router:
@@ -113,6 +122,7 @@ class Router:
         """Other processes' connections attached to matches here."""
         self.handle: Handler | None = None
         self.detach: Detach | None = None
+        self.on_paired: Paired | None = None
 
     def channel(self, node: str) -> str:
         return f"{self.prefix}to:{node}"
@@ -133,6 +143,20 @@ class Router:
         self.send(owner, ["in", self.node, conn.id, conn.player, conn.name, conn.address,
                           conn.protocol, msg])
         metrics.ROUTED.labels("forwarded").inc()
+
+    def reachable(self, conn: Local) -> None:
+        """Other processes may address ``conn`` (its quick-match entry names it)."""
+        self.local[conn.id] = conn
+
+    def attach(self, origin: str, conn: int, *, player: str, name: str, address: str,
+               protocol: int) -> RemoteConnection:
+        """The connection standing here for client ``conn`` of process ``origin``."""
+        rc = self.remote.get((origin, conn))
+        if rc is None:
+            rc = self.remote[(origin, conn)] = RemoteConnection(self, origin, conn,
+                                                                self.new_id())
+        rc.player, rc.name, rc.address, rc.protocol = player, name, address, protocol
+        return rc
 
     def gone(self, conn: Local) -> None:
         """``conn`` closed: tell every process it routed to."""
@@ -241,17 +265,18 @@ class Router:
                 conn.close(frame[2], frame[3])
         elif kind == "in":  # a client of another process, to a match here
             _, origin, cid, player, name, address, protocol, msg = frame
-            rc = self.remote.get((origin, cid))
-            if rc is None:
-                rc = self.remote[(origin, cid)] = RemoteConnection(self, origin, cid,
-                                                                   self.new_id())
-            rc.player, rc.name, rc.address, rc.protocol = player, name, address, protocol
+            rc = self.attach(origin, cid, player=player, name=name, address=address,
+                             protocol=protocol)
             if self.handle is not None:
                 await self.handle(rc, msg)
+        elif kind == "paired":  # a quick match for a client of ours, made there
+            _, origin, cid, player, re, match, seat, notice = frame
+            if self.on_paired is not None:
+                await self.on_paired(origin, cid, player, re, match, seat, notice)
         elif kind == "gone":
-            rc = self.remote.pop((frame[1], frame[2]), None)
-            if rc is not None and self.detach is not None:
-                await self.detach(rc)
+            left = self.remote.pop((frame[1], frame[2]), None)
+            if left is not None and self.detach is not None:
+                await self.detach(left)
 
     def _lost_everything(self) -> None:
         """Frames may have been lost: every routed client reconnects."""

@@ -274,3 +274,65 @@ async def test_the_status_page_lists_every_process_on_the_redis(
                 await anyio.sleep(0.5)
     assert got["node"] in got["processes"] and got["store"]["kind"] == "redis"
     assert all("pid" in p and "matches" in p for p in got["processes"].values())
+
+
+async def test_players_on_different_processes_quick_match_and_see_one_lobby_list(
+    serve: Any, server_config: Any, redis_url: str, key_prefix: str, tmp_path: Path,
+    client: Any
+) -> None:
+    first = server_config(**shared(redis_url, key_prefix, ttl=15.0))
+    second = replace(first, data_dir=tmp_path / "second")
+    async with serve(first) as url_a, serve(second) as url_b:
+        # Casual: a waits on A; b, on B, pairs with a; they play to the end.
+        results: dict[str, Any] = {}
+        with anyio.fail_after(60):
+            async with anyio.create_task_group() as tg:
+                async def one(key: str, url: str, queued: Any = None) -> None:
+                    results[key] = await play(url, how="quick", seed=key, **TOY,
+                                              on_queued=queued)
+                tg.start_soon(one, "a", url_a, lambda _: tg.start_soon(one, "b", url_b))
+        a, b = results["a"], results["b"]
+        assert a["match"] == b["match"] and a["result"] == b["result"]
+        assert a["result"]["reason"] == "played"
+
+        async with client(url_b) as c, client(url_a) as d, client(url_a) as e:
+            for x, name in ((c, "c"), (d, "d"), (e, "e")):
+                await x.hello(name)
+            # Rated, the other way round: c waits on B, and is counted on A.
+            await c.send({"t": "quick", "id": 1, "rated": True, **TOY})
+            assert (await c.expect("ack", re=1))["queued"] is True
+            await e.send({"t": "queues", "id": 2, **TOY})
+            assert (await e.expect("ack", re=2))["waiting"] == {"casual": 0, "rated": 1}
+            await d.send({"t": "quick", "id": 1, "rated": True, **TOY})
+            assert (await d.expect("ack", re=1))["queued"] is False
+            md, mc = await d.expect("matched"), await c.expect("matched")
+            assert md["match"] == mc["match"] and md["rated"] is mc["rated"] is True
+            assert (mc["seat"], md["seat"]) == (0, 1)  # c waited longer
+            await c.expect("prompt", status="playing")
+            await e.send({"t": "queues", "id": 3, **TOY})
+            assert (await e.expect("ack", re=3))["waiting"] == {"casual": 0, "rated": 0}
+
+            # One lobby list: a public match made on A is listed on B, waiting, then
+            # live once a player on B joins it.
+            await e.send({"t": "create", "id": 4, **TOY})
+            made = await e.expect("ack", re=4)
+
+            async def listed(kind: str) -> dict[str, Any]:
+                with anyio.fail_after(10):
+                    n = 0
+                    while True:
+                        n += 1
+                        await c.send({"t": "list", "id": f"l{n}", "game": "toy"})
+                        got = await c.expect("ack", re=f"l{n}")
+                        hit = [m for m in got[kind] if m["match"] == made["match"]]
+                        if hit:
+                            return hit[0]
+                        await anyio.sleep(0.05)  # its process republishes every tick
+
+            assert (await listed("matches"))["code"] == made["code"]
+        async with client(url_b) as f, client(url_b) as c:
+            await f.hello("f")
+            await c.hello("c")
+            await f.send({"t": "join", "id": 5, "code": made["code"]})
+            await f.expect("ack", re=5)
+            assert (await listed("live"))["players"][1].startswith("f-")

@@ -701,7 +701,7 @@ const UI = {
     claimWhy: "This link holds one place in the event. Taking it makes it yours on this device's player.",
     joinTitle: "Join the event", signInFirst: "Choose a name first, then open the link again.",
     shareLink: "Join link", copyLink: "Copy link", copied: "Link copied.", qrAlt: "QR code of the join link",
-    withdraw: "Withdraw from the event", withdrawAsk: "Withdraw? You will not be paired again.",
+    withdraw: "Withdraw from the event", withdrawAsk: "Withdraw? You will not be paired again, and a game of yours this round that has not finished counts as lost.",
     pause: "Sit out the next rounds", resume: "Play again", askBye: (r) => `Ask for a half-point bye in round ${r}`,
     cancelBye: (r) => `Cancel my bye in round ${r}`, checkIn: "Check in", checkedIn: "Checked in",
     // your match
@@ -710,7 +710,7 @@ const UI = {
     notifyOn: "Tell me when my match is ready", notifyBody: (m) => `Round ${m.tournament.round} against ${m.opponent}`,
     // players
     number: "No.", name: "Player", rating: "Rating", unrated: "unrated", points: "Pts",
-    statuses: { active: "playing", paused: "sitting out", withdrawn: "withdrawn" },
+    statuses: { active: "playing", paused: "sitting out", withdrawn: "withdrawn" }, annulled: "games not counted",
     late: "late entry", unclaimed: "not claimed yet", entryLink: "Entry link",
     addLine: "Add a player to the roster", addName: "Player's name", addRating: "Rating (optional)", add: "Add",
     sheet: "Print the entry-link sheet", players: (n) => `${n} players`,
@@ -728,7 +728,7 @@ const UI = {
     homeAbsent: "Home didn't come", awayAbsent: "Away didn't come", bothAbsent: "Neither came",
     decide: "Decide", repair: "Re-pair unplayed boards", repairHint: "Tick the boards, then tap players two by two (home first).",
     repairGo: "Re-pair these players", close: "Close the event", closeAsk: "Close the event now? No more rounds will be paired.",
-    boardsLive: (open, total) => `${open} of ${total} boards still playing`, overdue: "past the round's deadline",
+    boardsLive: (open, total) => `${open} of ${total} boards still playing`, overdue: "past the round's deadline", thirdPlace: "for third place",
     exports: "Export", trf: "TRF-16 (pairing programs)", csvStandings: "Standings (CSV)", jsonStandings: "Standings (JSON)",
     csvPairings: "Pairings (CSV)", jsonPairings: "Pairings and match records (JSON)", big: "Big standings (projector)",
     withdrawPlayer: "Withdraw", pausePlayer: "Sit out", resumePlayer: "Back in", checkInPlayer: "Check in",
@@ -747,8 +747,9 @@ const UI = {
     rated: "Rated (results move ratings)", startAt: "Starts at", entryCap: "Most players (empty: no limit)",
     openEntry: "Anyone may join by the link", checkInNeeded: "Players check in before round 1",
     lateUntil: "Late entries until round", lateByes: "A late entry scores for each missed round", half: "half a point", zero: "nothing",
-    selfWithdraw: "Players may withdraw themselves", noShow: "Forfeit a player who has not come after (minutes)",
-    roundMinutes: "Round deadline (minutes, empty: none)", create: "Create the event", save: "Save",
+    selfWithdraw: "Players may withdraw themselves", thirdPlaceMatch: "The semi-finals' losers play for third place",
+    annulWithdrawn: "A player who withdraws before playing half their games: none of their games count", noShow: "Forfeit a player who has not come after (minutes)",
+    roundMinutes: "Round deadline (minutes, empty: none): nobody is waited for after it", create: "Create the event", save: "Save",
     // score card
     card: "Score card", total: "Total", rank: (r) => `Rank ${r}`, against: (n) => `against ${n}`, pending: "being played",
     outcome: { win: "won", loss: "lost", draw: "drew" }, forfeitWin: "won (opponent did not come)", forfeitLoss: "lost (did not come)",

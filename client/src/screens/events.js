@@ -23,6 +23,7 @@ function freshForm() {
     shootout_win: "1", shootout_loss: "0", tiebreaks: [...DEFAULT_TB.swiss], rated: false, start_at: "",
     entry_cap: "", open_entry: true, check_in: false, late_entry_until: "", late_byes: "half",
     self_withdraw: true, no_show_minutes: 10, round_minutes: "", decision: 30, bank_minutes: 5,
+    third_place: false, annul_withdrawn: false,
   };
 }
 let form = freshForm();
@@ -39,7 +40,8 @@ function formFrom(s) {
     entry_cap: s.entry_cap ?? "", open_entry: s.open_entry, check_in: s.check_in,
     late_entry_until: s.late_entry_until ?? "", late_byes: s.late_byes, self_withdraw: s.self_withdraw,
     no_show_minutes: s.no_show_minutes, round_minutes: s.round_minutes ?? "",
-    decision: s.match.decision, bank_minutes: s.match.bank / 60,
+    decision: s.match.decision, bank_minutes: s.match.bank / 60, third_place: !!s.third_place,
+    annul_withdrawn: !!s.annul_withdrawn,
     start_at: s.start_at ? new Date(s.start_at * 1000 - new Date().getTimezoneOffset() * 60000).toISOString().slice(0, 16) : "",
   });
   return f;
@@ -70,6 +72,8 @@ export function settingsOf(f) {
     late_byes: f.late_byes, self_withdraw: f.self_withdraw, no_show_minutes: Number(f.no_show_minutes) || 10,
   };
   if (f.format === "swiss") s.rounds = Number(f.rounds) || 5;
+  if (f.format === "knockout") s.third_place = !!f.third_place;
+  if (f.format.endsWith("round_robin")) s.annul_withdrawn = !!f.annul_withdrawn;
   const win = f.preset === "football" ? 3 : 1;
   s.scoring = f.preset === "football"
     ? { win: "3", draw: "1", loss: "0", bye: "3", shootout_win: String(f.shootout_win), shootout_loss: String(f.shootout_loss), forfeit_loss: "0" }
@@ -148,6 +152,8 @@ function newEventView() {
     ${check(T.rated, "ev-rated", "rated")}
     ${check(T.checkInNeeded, "ev-checkin", "check_in")}
     </fieldset>
+    ${f.format === "knockout" ? check(T.thirdPlaceMatch, "ev-third", "third_place") : nothing}
+    ${f.format.endsWith("round_robin") ? check(T.annulWithdrawn, "ev-annul", "annul_withdrawn") : nothing}
     ${f.format === "swiss" ? field(T.rounds, "ev-rounds", html`<input id="ev-rounds" type="number" min="1" max="30" inputmode="numeric" .value=${String(f.rounds)} @input=${set("rounds")}>`) : nothing}
     <h3>${T.tiebreaks}</h3>
     ${tiebreakPicker(f.tiebreaks, (l) => { form.tiebreaks = l; update(); })}
