@@ -14,6 +14,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { mkdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { layoutProblems } from "./fit.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(path.join(ROOT, "client", "package.json"));
@@ -31,6 +32,7 @@ const problems = [];
 
 async function shot(page, name) {
   await page.screenshot({ path: path.join(shotDir, `${name}.png`), fullPage: false });
+  problems.push(...await layoutProblems(page, name)); // the screen fits the phone's width
 }
 
 async function axe(page, where) {
