@@ -506,7 +506,7 @@ const UI = {
     closed: { declined: "No rematch this time.", expired: "The rematch offer expired.", left: "Your opponent left." },
   },
   presence: {
-    opponent: "Your opponent",
+    opponent: "Your opponent", player: (n) => `Player ${n}`,
     reconnecting: (name) => `${name} lost the connection. Waiting for them to come back…`,
     away: (name, t) => `${name} is away (${t}).`,
     claimIn: (t) => `If they do not come back, you can claim the win in ${t}.`,
@@ -535,7 +535,6 @@ const UI = {
     waitingFor: (names) => `Waiting for ${names}`,
     waitingOpp: "Waiting for your opponent…",
     watching: "You are watching.",
-    oppAway: (state) => `Your opponent is ${state}…`,
     decision: "Your decision", report: "Match report", whatHappened: "What happened",
     resign: "Resign", resignAsk: "Resign this match?",
     timedOut: (what) => `Your time ran out, so the server played ${what ? `"${what}"` : "the default"} for you.`,
@@ -576,6 +575,8 @@ const UI = {
     youWin: "You win!", youLose: "You lose",
     finalLabel: (hn, h, vn, v) => `Final score: ${hn} ${h}, ${vn} ${v}`,
     reasons: { played: "Played to the end", resigned: "By resignation", gone: "The opponent left", timeouts: "Too many timeouts", expired: "Expired", abandoned: "Abandoned", cancelled: "Called off", claimed: "Won by claim: the opponent was away too long", no_show: "The opponent did not come", no_show_both: "Neither player came" },
+    // The same for a spectator, naming the player the forfeit went against.
+    reasonsOf: { resigned: (n) => `${n} resigned`, gone: (n) => `${n} left`, timeouts: (n) => `${n} ran out of time too often`, claimed: (n) => `Won by claim: ${n} was away too long`, no_show: (n) => `${n} did not come` },
     afterShootout: " · after a shootout",
     shootout: "The shootout, kick by kick", noGoal: "no goal", kickGoal: (t) => `${t} scores`,
     download: "Download the match record",
