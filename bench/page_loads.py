@@ -1,6 +1,6 @@
 """Phones loading the page at once from one address (a club's wifi): what the door sees.
 
-    python bench/page_loads.py [--phones 8,16] [--client-dir DIR]
+    python bench/page_loads.py [--phones 8,16] [--client-dir DIR] [--half-open-cap N]
 
 Serves the built client (``make client``; default the checkout's ``client/``) with a
 ``kickline serve`` in this process on a free loopback port, every budget at its default
@@ -13,6 +13,8 @@ connections the door accepted, the most connections one address held half-open a
 address held at once, beside the defaults of ``--half-open-per-address`` and
 ``--max-connections-per-address``.  Loopback: the half-open window is the event loop's
 delay in reading a request, which grows with the server's load (note ``uptime``).
+``--half-open-cap N`` keeps that cap on instead (e.g. 16, the former default) and
+reports what it refused: a page that does not load ends the run with its error.
 """
 
 from __future__ import annotations
@@ -72,9 +74,9 @@ class Peaks:
             gate.Gate.holding = holding  # type: ignore[method-assign]
 
 
-async def measure(client_dir: Path, phones: int) -> dict[str, Any]:
+async def measure(client_dir: Path, phones: int, cap: int) -> dict[str, Any]:
     peaks = Peaks()
-    budgets = dataclasses.replace(Budgets(), half_open_per_address=0)
+    budgets = dataclasses.replace(Budgets(), half_open_per_address=cap)
     with tempfile.TemporaryDirectory(prefix="kickline-pages-") as tmp, peaks.watching():
         config = ServerConfig(host="127.0.0.1", port=0, data_dir=Path(tmp),
                               client_dir=client_dir, budgets=budgets,
@@ -97,13 +99,15 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--phones", default="8,16", help="phones at once, comma-separated")
     p.add_argument("--client-dir", type=Path, default=ROOT / "client")
+    p.add_argument("--half-open-cap", type=int, default=0,
+                   help="keep this half-open cap on (0: off, to measure)")
     args = p.parse_args()
     if not (args.client_dir / "build" / "manifest.json").is_file():
         raise SystemExit(f"no built client in {args.client_dir}: run `make client`")
     d = Budgets()
     cap = OPTIONS["max_connections_per_address"].default
     for n in (int(x) for x in args.phones.split(",")):
-        r = anyio.run(measure, args.client_dir, n)
+        r = anyio.run(measure, args.client_dir, n, args.half_open_cap)
         print(f"{n} phones at once: {r['seconds']:.1f} s, {r['failed']} requests failed, "
               f"{r['accepted']} connections; most from one address at once: half-open "
               f"{r['half_open']} (default cap {d.half_open_per_address}), websockets and "
