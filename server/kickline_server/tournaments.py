@@ -238,6 +238,12 @@ class Host:
         forfeit the boards the no-show rule decides without a match (a roster line
         nobody claimed): ``deadlines.due_forfeits``. The command id names the board,
         so a check repeated, or redone after a restart, records it once."""
+        if not self.unmade and not due_forfeits(self.t, self.clock()):
+            return
+        # Something to do (rarely): first read the event back from the store, so a
+        # copy another process has moved on from never writes over its log.
+        async with self.lock:
+            await self.reload()
         cur = self.t.current()
         unmade = sorted(n for r, n in self.unmade if cur is not None and r == cur.number)
         self.unmade = set()
