@@ -89,7 +89,7 @@ export function roundBoards(v, id, rnd, manage) {
           ${repairing && repair.boards.has(b.board) ? html`${repairName(v, b.home)} ${repairName(v, b.away)}`
             : editing ? html`${draftName(v, id, rnd, b.home)} <span class="vs">${T.vs}</span> ${draftName(v, id, rnd, b.away)}`
             : html`<b>${nameOf(v, b.home)}</b> <span class="vs">${T.vs}</span> <b>${nameOf(v, b.away)}</b>`}
-          <small class="res">${resultWords(b) || liveWords(b)}${mine ? ` · ${T.yourBoard}` : ""}</small>
+          <small class="res">${rnd.third_place === b.board ? `${T.thirdPlace} · ` : ""}${resultWords(b) || liveWords(b)}${mine ? ` · ${T.yourBoard}` : ""}</small>
         </span>
         ${editing ? html`<button class="btn small" type="button" aria-label=${`${T.flip} ${b.board}`} data-flip=${b.board}
           @click=${() => command(id, "flip", { round: rnd.round, board: b.board })}>${T.flip}</button>` : nothing}
@@ -126,7 +126,7 @@ function rosterPanel(v, id) {
     <a class="btn" href=${ex.sheet} target="_blank" rel="noopener" id="ev-sheet">${T.sheet}</a>
     <ul class="plist">${v.entries.map((e) => html`<li data-pid=${e.pid}>
       <span class="num">${e.number || "–"}</span>
-      <span class="who"><b>${e.name}</b><small>${T.statuses[e.status]}${e.claimed ? "" : ` · ${T.unclaimed}`}${registration && e.checked_in ? ` · ${T.checkedIn}` : ""}</small>
+      <span class="who"><b>${e.name}</b><small>${T.statuses[e.status]}${e.annulled ? ` · ${T.annulled}` : ""}${e.claimed ? "" : ` · ${T.unclaimed}`}${registration && e.checked_in ? ` · ${T.checkedIn}` : ""}</small>
         ${e.token ? html`<small class="small">${T.entryLink}: <button class="link" type="button"
           @click=${() => navigator.clipboard.writeText(joinLink(id, e.token)).then(() => flash(T.copied))}>${joinLink(id, e.token)}</button></small>` : nothing}</span>
       <span class="acts">
