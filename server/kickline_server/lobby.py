@@ -186,6 +186,8 @@ class Lobby:
         self._watches_by_address = Rate(b.watches_per_minute_per_address, minute, clock=clock)
         self._code_misses = Lockout(b.code_misses_per_minute, minute, base=b.lockout,
                                     cap=b.max_lockout, clock=clock)
+        self._code_misses_by_address = Lockout(b.code_misses_per_minute_per_address, minute,
+                                               base=b.lockout, cap=b.max_lockout, clock=clock)
         self.damaged: dict[str, set[str]] = {}
         """Quarantined matches by player (from this process's recovery): told at hello."""
         self._held: dict[str, set[str]] = {}
@@ -382,9 +384,10 @@ class Lobby:
         actor = Actor(core, self.store, owner=self.owner, limits=self.limits.actor,
                       clock=self.clock, stats=self.stats, bot_limiter=self._bot_limiter)
         self.actors[core.match_id] = actor
-        for info in core.seats:
-            if info is not None and info.bot is None:
-                self._hold(core.match_id, info.player)
+        if not core.meta.get("reserved"):  # the server's own (a tournament's): not held
+            for info in core.seats:
+                if info is not None and info.bot is None:
+                    self._hold(core.match_id, info.player)
         for entry in core.meta.get("requests") or []:  # from a snapshot: see _remember_id
             if isinstance(entry, list) and len(entry) == 2:
                 self.recent[(str(entry[0]), str(entry[1]))] = core.match_id
@@ -646,15 +649,18 @@ class Lobby:
         for rate, key in budgets:
             rate.take(key)
 
-    def _code_keys(self, conn: Connection) -> tuple[str, str]:
+    def _code_keys(self, conn: Connection) -> tuple[tuple[Lockout, str], tuple[Lockout, str]]:
+        """The lockouts a code that matches nothing counts against: the identity's, and
+        the address's (a higher limit: a club behind one address shares it)."""
         player, _ = self._player(conn)
-        return f"p:{player}", f"a:{address_key(conn.address)}"
+        return ((self._code_misses, f"p:{player}"),
+                (self._code_misses_by_address, address_key(conn.address)))
 
     async def _find_code(self, conn: Connection, msg: Message) -> str | None:
         """The match an invite code names, under the code-guessing lockout: a code that
         matches nothing counts against the sender's identity and address."""
         keys = self._code_keys(conn)
-        locked = [w for k in keys if (w := self._code_misses.locked(k)) is not None]
+        locked = [w for lock, k in keys if (w := lock.locked(k)) is not None]
         if locked:
             raise BadRequest(Code.LOCKED_OUT, "too many invite codes that matched nothing; "
                              "check the code and try again later", msg["id"],
@@ -666,8 +672,8 @@ class Lobby:
         return mid
 
     def _missed(self, conn: Connection) -> None:
-        for k in self._code_keys(conn):
-            self._code_misses.fail(k)
+        for lock, k in self._code_keys(conn):
+            lock.fail(k)
 
     def _offer(self, actor: Actor, cmd: Command, conn: Connection, re: MsgId) -> None:
         if not actor.offer(cmd, conn):

@@ -19,7 +19,8 @@ connection.  So the match core, the actor and the checks see one kind of connect
   match whose process vanished is told to ``reconnect``; the connections standing for a
   vanished process's clients are detached (presence: "reconnecting").  When a
   subscription breaks (Redis restarted), frames may have been lost: every routed
-  client is told to reconnect.
+  client is told to reconnect, when it breaks and again once subscribed anew (a client
+  that routed in between may have lost its answers).
 """
 
 from __future__ import annotations
@@ -194,16 +195,29 @@ class Router:
                     continue
                 frames = [box.popleft() for _ in range(min(len(box), 256))]
                 data = msgpack.packb(frames, use_bin_type=True)
-                try:
-                    heard = await self._r.publish(channel, data)
-                except (RedisError, OSError) as exc:
-                    log.warning("routing to %s failed (%s); its clients reconnect", node, exc)
-                    heard = 0
+                heard = await self._publish(node, channel, data)
                 if not heard:
                     self._undelivered(node, frames)
         finally:
             self._writers.discard(node)
             self._wake.pop(node, None)
+
+    async def _publish(self, node: str, channel: str, data: bytes, *,
+                       tries: int = 3) -> int:
+        """``PUBLISH``, tried again at once when it fails: after a Redis restart the
+        first command on a pooled connection fails, and the frames it carried (answers
+        to another process's client) would be lost with nobody told.  Returns how many
+        processes heard it (0 after the last failure)."""
+        for attempt in range(tries):
+            try:
+                return int(await self._r.publish(channel, data))
+            except (RedisError, OSError) as exc:
+                if attempt == tries - 1:
+                    log.warning("routing to %s failed (%s); its clients reconnect", node,
+                                exc)
+                    return 0
+                await anyio.sleep(0.05 * (attempt + 1))
+        return 0
 
     def _undelivered(self, node: str, frames: list[Any]) -> None:
         """Nobody heard: ``node`` is gone (or its subscription broke)."""
@@ -221,20 +235,23 @@ class Router:
     async def run(self, *, task_status: Any = anyio.TASK_STATUS_IGNORED) -> None:
         """Subscribe and dispatch until cancelled; also watches the processes routed
         to and from."""
-        async with anyio.create_task_group() as tg:
-            self._tg = tg
-            tg.start_soon(self._watch)
-            first = True
-            while True:
-                try:
-                    await self._listen(task_status if first else None)
-                except (RedisError, OSError) as exc:
-                    log.warning("routing subscription lost (%s); routed clients are told "
-                                "to reconnect", exc)
-                if first:
-                    first = False
-                self._lost_everything()
-                await anyio.sleep(0.5)
+        try:
+            async with anyio.create_task_group() as tg:
+                self._tg = tg
+                tg.start_soon(self._watch)
+                first = True
+                while True:
+                    try:
+                        await self._listen(task_status if first else None)
+                    except (RedisError, OSError) as exc:
+                        log.warning("routing subscription lost (%s); routed clients are "
+                                    "told to reconnect", exc)
+                    if first:
+                        first = False
+                    self._lost_everything()
+                    await anyio.sleep(0.5)
+        finally:
+            self._tg = None  # stopped: frames sent now (connections closing) stay queued
 
     async def _listen(self, task_status: Any) -> None:
         pubsub = self._r.pubsub(ignore_subscribe_messages=True)
@@ -242,6 +259,10 @@ class Router:
             await pubsub.subscribe(self.channel(self.node))
             if task_status is not None:
                 task_status.started()
+            else:
+                # Subscribed again: a client that routed while we were not (Redis was
+                # coming back) may have lost its answers, which nobody would resend.
+                self._lost_everything()
             while True:
                 item = await pubsub.get_message(timeout=None)
                 if item is None or item.get("type") != "message":

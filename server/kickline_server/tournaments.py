@@ -31,7 +31,7 @@ import anyio
 from anyio.abc import TaskStatus
 
 from .protocol import BadRequest
-from .store import StoreError, StoreUnavailable, pack, unpack
+from .store import LogConflict, StoreError, StoreUnavailable, pack, unpack
 from .tournament import Draw, PairingInput, Refused, Tournament
 from .tournament.deadlines import due_forfeits
 from .tournament.deadlines import start_by as no_show_deadline
@@ -78,6 +78,8 @@ class EventStore(Protocol):
     async def append_events(self, tid: str, start: int, events: Sequence[bytes]) -> None: ...
 
     async def tournament_events(self, tid: str) -> list[bytes]: ...
+
+    async def tournament_length(self, tid: str) -> int: ...
 
     async def organisers(self) -> set[str]: ...
 
@@ -150,30 +152,44 @@ class Host:
     async def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
         async with self.lock:
             cmd = {**cmd, "at": self.clock()}
-            cur = self.t.current()
-            if (cmd.get("op") == "start" and cmd.get("role") == "organiser" and cur is not None
-                    and cur.status == "live" and cmd.get("round") == cur.number):
-                # "Start" again on a started round makes whatever matches are missing
-                # (a match the server could not make at the time): idempotent.
-                await self.make_matches([b.number for b in cur.boards], cur.number)
-                return {"round": cur.number}
             try:
-                events, reply = self.t.handle(cmd, _Ask())
-            except _NeedsPairing as need:
-                self.pairing = True
-                self._changed()
-                try:
-                    given = _Given(await anyio.to_thread.run_sync(self.pairer.pair, need.inp))
-                except Refused as exc:
-                    given = _Given(None, exc)
-                finally:
-                    self.pairing = False
-                events, reply = self.t.handle(cmd, given)
-            if events:
-                await self._persist(events)
-                await self._act(events)
-                self._changed()
-            return reply
+                return await self._decide(cmd)
+            except LogConflict as exc:
+                # Another process wrote to this event first (several processes on one
+                # Redis): read it back and decide the command again, on what is stored.
+                log.info("tournament %s: %s; deciding again", self.t.id, exc)
+                await self.reload()
+            try:
+                return await self._decide(cmd)
+            except LogConflict:
+                await self.reload()
+                raise Refused("busy", "this event changed meanwhile; try again") from None
+
+    async def _decide(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        cur = self.t.current()
+        if (cmd.get("op") == "start" and cmd.get("role") == "organiser" and cur is not None
+                and cur.status == "live" and cmd.get("round") == cur.number):
+            # "Start" again on a started round makes whatever matches are missing
+            # (a match the server could not make at the time): idempotent.
+            await self.make_matches([b.number for b in cur.boards], cur.number)
+            return {"round": cur.number}
+        try:
+            events, reply = self.t.handle(cmd, _Ask())
+        except _NeedsPairing as need:
+            self.pairing = True
+            self._changed()
+            try:
+                given = _Given(await anyio.to_thread.run_sync(self.pairer.pair, need.inp))
+            except Refused as exc:
+                given = _Given(None, exc)
+            finally:
+                self.pairing = False
+            events, reply = self.t.handle(cmd, given)
+        if events:
+            await self._persist(events)
+            await self._act(events)
+            self._changed()
+        return reply
 
     def _changed(self) -> None:
         if self.changed is not None:
@@ -233,11 +249,26 @@ class Host:
         except Refused as exc:  # the claim is saved; the organiser's start retries
             log.warning("tournament %s: %s", self.t.id, exc.message)
 
+    async def catch_up(self) -> None:
+        """Read the event back if its stored log has moved on from this copy (another
+        process on the same Redis wrote to it), and tell this process's watchers."""
+        if await self.store.tournament_length(self.t.id) == self.t.version:
+            return
+        async with self.lock:
+            await self.reload()
+        self._changed()
+
     async def overdue(self) -> None:
         """Make the matches that could not be made before (the store was down); then
         forfeit the boards the no-show rule decides without a match (a roster line
         nobody claimed): ``deadlines.due_forfeits``. The command id names the board,
         so a check repeated, or redone after a restart, records it once."""
+        if not self.unmade and not due_forfeits(self.t, self.clock()):
+            return
+        # Something to do (rarely): first read the event back from the store, so a
+        # copy another process has moved on from never writes over its log.
+        async with self.lock:
+            await self.reload()
         cur = self.t.current()
         unmade = sorted(n for r, n in self.unmade if cur is not None and r == cur.number)
         self.unmade = set()
@@ -440,6 +471,7 @@ class Tournaments:
             if host.t.settings is None or host.t.finished:
                 continue
             try:
+                await host.catch_up()
                 await host.overdue()
                 if host.t.finished:
                     await self.store.finish_tournament(host.t.id)

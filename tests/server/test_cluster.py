@@ -13,7 +13,7 @@ from typing import Any
 import anyio
 import pytest
 import redis.asyncio as aioredis
-from journeys import play_of, quick_match
+from journeys import finish, opening, play_of, quick_match
 
 from kickline_server.actor import ActorLimits
 from kickline_server.app import run_server
@@ -336,3 +336,40 @@ async def test_players_on_different_processes_quick_match_and_see_one_lobby_list
             await f.send({"t": "join", "id": 5, "code": made["code"]})
             await f.expect("ack", re=5)
             assert (await listed("live"))["players"][1].startswith("f-")
+
+
+async def test_a_redis_restarted_under_load_loses_no_match_of_two_processes(
+    serve: Any, server_config: Any, redis_proc: Any, key_prefix: str, client: Any,
+    tmp_path: Path
+) -> None:
+    game = TOY
+    # The uninterrupted run: one server, the same dice and bot seeds.
+    async with serve(server_config(fixed_seed=SEED)) as url:
+        opened = [await opening(url, client, k, game) for k in range(2)]
+        expected = await finish((url, url), opened, game)
+
+    first = server_config(**shared(redis_proc.url, key_prefix, ttl=15.0))
+    first = replace(first, data_dir=tmp_path / "first")
+    second = replace(first, data_dir=tmp_path / "second")
+    restarted: list[int] = []
+    async with serve(first) as url_a, serve(second) as url_b:
+        # One match run by each process; every match has a player on each.
+        opened = [await opening(url, client, k, game) for k, url in enumerate((url_a, url_b))]
+
+        async def restart_redis(states: list[Any]) -> None:
+            while min(st.decisions for st in states) < 3:  # every match under way
+                await anyio.sleep(0.01)
+            await anyio.to_thread.run_sync(redis_proc.restart)  # SIGKILL, then start
+            restarted.append(1)
+            states_seen.extend(states)
+
+        states_seen: list[Any] = []
+        got = await finish((url_a, url_b), opened, game, restart_redis)
+    assert restarted
+    # Mid-play: the routed players lost their route and came back.
+    assert sum(st.reconnects for st in states_seen) > 0
+    for k in range(2):
+        assert got[k][0]["match"] == got[k][1]["match"] == opened[k][0]
+        assert got[k][0]["result"] == got[k][1]["result"] == expected[k][0]["result"]
+        assert got[k][0]["result"]["reason"] == "played"
+        assert play_of(got[k][0]) == play_of(expected[k][0])

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from . import berger, knockout
 from .checks import Command, Event, integer, not_over, organiser, swiss_only, system_or_organiser
 from .errors import Refused
-from .model import Result, Round
+from .model import Board, Result, Round
 from .pairer import Pairer
 
 if TYPE_CHECKING:
@@ -255,8 +255,23 @@ def result(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
     res = Result.from_plain(cmd.get("result"))
     if res.kind == "adjudicated":
         raise Refused("bad_result", "a match's own result is played or forfeit")
-    return [{"e": "result", "round": rnd, "board": num, "result": res.to_plain(),
-             "reply": {"round": rnd, "board": num}}]
+    ev: Event = {"e": "result", "round": rnd, "board": num, "result": res.to_plain()}
+    return _with_no_show_pauses(t, board, res, ev, {"round": rnd, "board": num})
+
+
+def _with_no_show_pauses(t: Tournament, board: Board, res: Result, ev: Event,
+                         reply: dict[str, Any]) -> list[Event]:
+    """``ev`` (a board's result), then, with ``no_show_pauses`` and a forfeit the
+    server decided (nobody came), a pause for each player who did not come: they sit
+    out the next rounds until they, or the organiser, say they are back (``resume``),
+    instead of being paired again and kept waited for."""
+    events = [ev]
+    if t.s.no_show_pauses and res.kind == "forfeit":
+        for side, pid in (("home", board.home), ("away", board.away)):
+            if res.winner != side and t.entries[pid].status == "active":
+                events.append({"e": "paused", "pid": pid, "no_show": True})
+    events[-1]["reply"] = reply
+    return events
 
 
 def forfeit(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
@@ -270,11 +285,14 @@ def forfeit(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
         raise Refused("bad_field", "absent is home, away or both")
     winner = None if absent == "both" else ("away" if absent == "home" else "home")
     res = Result("forfeit", winner)
-    ev: Event = {"e": "result", "round": rnd, "board": num, "result": res.to_plain(),
-                 "reply": {"round": rnd, "board": num, "match": board.match}}
-    if cmd.get("role") == "organiser" and board.match:
-        ev["stop"] = board.match  # the host ends the match the organiser decided
-    return [ev]
+    ev: Event = {"e": "result", "round": rnd, "board": num, "result": res.to_plain()}
+    reply = {"round": rnd, "board": num, "match": board.match}
+    if cmd.get("role") == "organiser":
+        if board.match:
+            ev["stop"] = board.match  # the host ends the match the organiser decided
+        ev["reply"] = reply
+        return [ev]
+    return _with_no_show_pauses(t, board, res, ev, reply)
 
 
 def adjudicate(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:

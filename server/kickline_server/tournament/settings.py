@@ -43,7 +43,7 @@ MAX_ENTRIES = 2_000
 
 EDITABLE_AFTER_START = frozenset({
     "name", "tiebreaks", "start_at", "entry_cap", "late_entry_until", "late_byes", "open_entry",
-    "self_withdraw", "no_show_minutes", "round_minutes", "rounds",
+    "self_withdraw", "no_show_minutes", "round_minutes", "rounds", "no_show_pauses",
 })
 """What an organiser may still change once round 1 is paired: nothing that changes the
 games already played or how they score."""
@@ -109,6 +109,7 @@ class Settings:
     unrated_rating: int = 1500  # rating performance counts an unrated opponent at this
     third_place: bool = False  # knockout: the semi-finals' losers play for third place
     annul_withdrawn: bool = False  # round robin: see Tournament.annulled
+    no_show_pauses: bool = False  # a no-show sits out later rounds until back
 
     def __post_init__(self) -> None:
         name = " ".join(self.name.split())
@@ -221,7 +222,7 @@ def _field(key: str, value: Any, base: Settings | None) -> Any:
     if key in ("name", "format", "late_byes"):
         return need(str, "text")
     if key in ("rated", "check_in", "self_withdraw", "open_entry", "third_place",
-               "annul_withdrawn"):
+               "annul_withdrawn", "no_show_pauses"):
         return need(bool, "true or false")
     if key in ("start_at", "entry_cap", "late_entry_until", "round_minutes"):
         return None if value is None else need(int, "a whole number or null")

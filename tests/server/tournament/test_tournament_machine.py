@@ -305,3 +305,33 @@ def test_leaving_a_round_robin_or_knockout_draft_forfeits_the_board() -> None:
     assert ko.do("withdraw", pid=1) == {}  # the top seed's bye: a walkover later
     assert ko.do("withdraw", pid=3) == {"forfeited": [{"round": 1, "board": 1}]}
     assert view(ko.replayed(), organiser=True) == ko.view()
+
+
+def test_a_no_show_sits_out_later_rounds_until_back_if_the_event_says_so() -> None:
+    pairer = Scripted({1: Draw(((1, 2), (3, 4), (5, 6))), 2: Draw(((1, 3), (4, 6)))})
+    ev = Event(pairer, rounds=3, no_show_pauses=True)
+    for i in range(6):
+        ev.join(f"P{i + 1}", 1500)
+    ev.do("pair", round=1)
+    ev.do("start", round=1)
+    # P2 never came (the match's own no-show); P5 and P6 neither (a board without a
+    # match, forfeited by the server's check); P3 and P4's board the organiser decides.
+    b1 = ev.t.round(1).board(1)
+    ev.do("result", role="system", round=1, board=1, match=b1.match,
+          result={"kind": "forfeit", "winner": "home"})
+    ev.do("forfeit", role="system", round=1, board=3, absent="both")
+    ev.do("forfeit", round=1, board=2, absent="away")
+    assert {p: e.status for p, e in ev.t.entries.items()} == {
+        1: "active", 2: "paused", 3: "active", 4: "active", 5: "paused", 6: "paused"}
+    # P6 turns up and says so; round 2 pairs the players who are here.
+    ev.do("resume", role="player", by="acc-P6", pid=6)
+    ev.do("pair", round=2)
+    assert pairer.asked[-1].present == {1, 3, 4, 6}
+    assert ev.t.round(2).byes == {2: "absent", 5: "absent"}
+    assert view(ev.replayed(), organiser=True) == ev.view()
+    # Without the setting a no-show stays in the event.
+    plain = four(Scripted({1: Draw(((1, 2), (3, 4)))}))
+    plain.do("pair", round=1)
+    plain.do("start", round=1)
+    plain.do("forfeit", role="system", round=1, board=1, absent="away")
+    assert plain.t.entries[2].status == "active"
