@@ -61,7 +61,8 @@ NO_BUDGETS = {  # every bot comes from 127.0.0.1: the per-address budgets would 
     "CONNECTIONS_PER_MINUTE": "0", "HALF_OPEN_PER_ADDRESS": "0", "IDENTITIES_PER_HOUR": "0",
     "CREATES_PER_HOUR": "0", "CREATES_PER_HOUR_PER_ADDRESS": "0", "WAITING_PER_PLAYER": "0",
     "WAITING_PER_ADDRESS": "0", "LIVE_PER_PLAYER": "0", "LIVE_PER_ADDRESS": "0",
-    "CODE_MISSES_PER_MINUTE": "0", "WATCHES_PER_MINUTE": "0",
+    "CODE_MISSES_PER_MINUTE": "0", "CODE_MISSES_PER_MINUTE_PER_ADDRESS": "0",
+    "WATCHES_PER_MINUTE": "0",
     "WATCHES_PER_MINUTE_PER_ADDRESS": "0", "MAX_CONNECTIONS_PER_ADDRESS": "100000",
     "RATE": "2000",
 }
@@ -268,10 +269,13 @@ async def fuzz(url: str, n: int, rng: random.Random, tally: Tally, stop: anyio.E
         try:
             async with connect(url, max_size=None, open_timeout=5) as ws:
                 hello: dict[str, Any] = {"t": "hello", "versions": [1, 2]}
-                hello.update({"token": token} if token else {"name": "fuzzer"})
+                hello.update({"token": token} if token else
+                             {"name": f"fuzzer {rng.randrange(10**9)}"})
                 await ws.send(msgpack.packb(hello))
                 welcome = decode_replies(await ws.recv())[0]
-                token = welcome.get("token", token)
+                # Refused (its own random signout_everywhere revoked the token): a new
+                # identity next time, not the same refusal over and over.
+                token = welcome.get("token") if welcome.get("t") == "welcome" else None
                 while sent < n and not stop.is_set():
                     msg = _random_message(rng)
                     began = time.monotonic()

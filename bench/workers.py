@@ -45,7 +45,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BIG = 1_000_000_000
 UNLIMITED = ("connections-per-minute", "half-open-per-address", "identities-per-hour",
              "creates-per-hour", "creates-per-hour-per-address", "waiting-per-address",
-             "live-per-address", "code-misses-per-minute", "watches-per-minute",
+             "live-per-address", "code-misses-per-minute",
+             "code-misses-per-minute-per-address", "watches-per-minute",
              "watches-per-minute-per-address")
 
 

@@ -12,7 +12,7 @@ import { announce, yourTurn } from "./attention.js";
 export function newMatch(id) {
   return {
     id, seat: null, code: null, prompt: null, lines: [], cursor: 0, over: null,
-    pending: null, presence: {}, prevPos: null, previewLegal: null, replay: null, verified: null,
+    pending: null, prevPos: null, previewLegal: null, replay: null, verified: null,
     commit: null, play: null, lastMove: null, odds: null, seq: 0,
   };
 }
@@ -336,9 +336,6 @@ on("prompt", onPrompt);
 on("error", onError);
 on("over", (m) => {
   if (app.match && m.match === app.match.id) { app.match.over = m; LS.set("match", null); update(); }
-});
-on("presence", (m) => {
-  if (app.match && m.match === app.match.id) { app.match.presence[m.seat] = m.state; update(); }
 });
 on("matched", (m) => {
   app.queued = false;

@@ -24,35 +24,44 @@ function claim(mm) {
     .catch(() => flash(W.UI.home.notConnected, "error"));
 }
 
+// The one line about a player who is away (the match screen shows no other): the
+// opponent for a player, with the claim when it is due; either player, by name, for a
+// spectator.
 addToSlot("match-notices", (mm) => {
-  if (!mm || mm.over || mm.seat === null || mm.seat === undefined || !mm.prompt || mm.prompt.status !== "playing") return nothing;
-  const opp = 1 - mm.seat;
-  const p = (seen[mm.id] || {})[opp];
-  if (!p || p.state === "connected") return nothing;
+  if (!mm || mm.over || !mm.prompt || mm.prompt.status !== "playing") return nothing;
+  const watching = mm.seat === null || mm.seat === undefined;
   const P = W.UI.presence;
   const players = mm.prompt.players || [];
-  const name = (players[opp] && players[opp].name) || P.opponent;
   const now = Date.now() / 1000;
-  const away = now - (p.since || now);
-  const key = `${mm.id}:${opp}:${p.since}`;
-  const lines = [away < 5 ? P.reconnecting(name) : P.away(name, clock(away))];
-  if (p.claim_at && now < p.claim_at) lines.push(P.claimIn(clock(p.claim_at - now)));
-  const canClaim = p.claim_at && now >= p.claim_at;
+  const seats = watching ? [0, 1] : [1 - mm.seat];
+  const notes = [];
+  for (const seat of seats) {
+    const p = (seen[mm.id] || {})[seat];
+    if (!p || p.state === "connected") continue;
+    const name = (players[seat] && players[seat].name) || (watching ? P.player(seat + 1) : P.opponent);
+    const away = now - (p.since || now);
+    const lines = [away < 5 ? P.reconnecting(name) : P.away(name, clock(away))];
+    const key = `${mm.id}:${seat}:${p.since}`;
+    const canClaim = !watching && p.claim_at && now >= p.claim_at;
+    if (!watching && p.claim_at && now < p.claim_at) lines.push(P.claimIn(clock(p.claim_at - now)));
+    notes.push({ lines, key, canClaim });
+  }
+  if (!notes.length) return nothing;
   return html`<div class="presence-notice" id="opp-presence" role="status">
-    ${lines.map((l) => html`<p>${l}</p>`)}
+    ${notes.map(({ lines, key, canClaim }) => html`${lines.map((l) => html`<p>${l}</p>`)}
     ${canClaim ? html`<p>${waiting.has(key) ? P.waiting : P.claimNow}</p>
       <div class="row">
         <button class="btn primary" type="button" id="claim" @click=${() => claim(mm)}>${P.claim}</button>
         ${waiting.has(key) ? nothing : html`<button class="btn" type="button" id="keep-waiting" @click=${() => { waiting.add(key); update(); }}>${P.wait}</button>`}
-      </div>` : nothing}
+      </div>` : nothing}`)}
   </div>`;
 });
 
 // The countdown moves while the opponent is away.
 setInterval(() => {
   const mm = app.match;
-  const p = mm && mm.seat !== null && mm.seat !== undefined && (seen[mm.id] || {})[1 - mm.seat];
-  if (p && p.state !== "connected" && !mm.over) update();
+  if (!mm || mm.over) return;
+  if (Object.values(seen[mm.id] || {}).some((p) => p && p.state !== "connected")) update();
 }, 1000);
 
 // ---- coming back ------------------------------------------------------------------

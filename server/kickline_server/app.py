@@ -37,9 +37,12 @@ from .core import public_entry
 from .dice import commitment
 from .gate import Gate, loop_errors, quiet_logger
 from .identity import Tokens, load_keyring, load_server_id, read_secret_file
+from .listing import Listing
 from .lobby import Lobby, LobbyLimits
+from .matchqueue_redis import RedisQueue
 from .ops import Ops
 from .players import COOKIE, set_cookie
+from .responses import JSON, response
 from .retention import Retention
 from .routing import Router
 from .startup import StartupError
@@ -68,14 +71,14 @@ class ServerConfig:
     else generated once into ``data_dir/secret.key``."""
     secret_file: Path | None = None
     client_dir: Path | None = CLIENT_DIR
-    max_connections_per_address: int = 64
+    max_connections_per_address: int = 256
     trusted_proxies: TrustedProxies = field(default_factory=TrustedProxies)
     """Reverse proxies whose ``X-Forwarded-For`` names the client (``addresses.py``)."""
     static: StaticLimits = field(default_factory=StaticLimits)
     budgets: Budgets = field(default_factory=Budgets)
+    """What one address or identity may take (``budgets.py``)."""
     retention: Retention = field(default_factory=Retention)
     """What is kept of finished matches, and how often the purge runs (``retention.py``)."""
-    """What one address or identity may take (``budgets.py``)."""
     ping_interval: float | None = 20.0
     backlog: int = 1024
     """Pending TCP connections the listener queues (bursts of reconnecting clients)."""
@@ -287,6 +290,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             gc.collect()
             gc.freeze()
         await actors.start(lobby.desk.run)
+        await actors.start(tournaments.run)
         await actors.start(lobby.matchmaker.run)
         await actors.start(lobby.challenges.run)
         if store.leases_expire:  # other processes may die and leave matches to adopt
@@ -304,6 +308,13 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             router.handle, router.detach = lobby.handle_remote, lobby.detach_remote
             lobby.router = router
             await actors.start(router.run)
+            # One quick-match queue and one lobby list for every process on the Redis.
+            queue = RedisQueue(config.redis_url, prefix=config.redis_prefix)
+            listing = Listing(config.redis_url, owner, prefix=config.redis_prefix,
+                              ttl=config.lobby.actor.lease_ttl, every=config.lobby.queue.tick)
+            assert node is not None
+            lobby.share_queue(queue, listing, node.token)
+            await actors.start(partial(listing.run, lobby.list_part))
 
         async def who(token: str) -> str | None:
             claim = tokens.verify(token)
@@ -372,6 +383,8 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
     if router is not None:
         with anyio.CancelScope(shield=True):
             await router.aclose()
+            await queue.aclose()
+            await listing.leave()
 
 
 
@@ -395,16 +408,13 @@ def _session(conn: ServerConnection, request: Request, lobby: Lobby, query: str)
     args = parse_qs(query)
     secure = request.headers.get("X-Forwarded-Proto", "").lower() == "https"
     if args.get("clear"):
-        response = conn.respond(204, "")
-        response.headers["Set-Cookie"] = set_cookie("", secure=secure, clear=True)
-        return response
+        return response(204, headers=[("Set-Cookie", set_cookie("", secure=secure,
+                                                                 clear=True))])
     token = lobby.players.redeem_ticket((args.get("ticket") or [""])[0])
     if token is None:
-        return conn.respond(403, "this ticket is not valid (used, expired or forged)\n")
-    response = conn.respond(204, "")
-    response.headers["Set-Cookie"] = set_cookie(token, secure=secure)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+        return response(403, "this ticket is not valid (used, expired or forged)\n")
+    return response(204, headers=[("Set-Cookie", set_cookie(token, secure=secure)),
+                                  ("Cache-Control", "no-store")])
 
 
 async def _record(conn: ServerConnection, lobby: Lobby, match_id: str) -> Response:
@@ -412,19 +422,17 @@ async def _record(conn: ServerConnection, lobby: Lobby, match_id: str) -> Respon
     and players, and everything needed to replay it and check the dice (config, seed,
     public log); see PROTOCOL.md."""
     if not 0 < len(match_id) <= 64 or not all(c.isalnum() or c in "-_" for c in match_id):
-        return conn.respond(404, "no such match\n")
+        return response(404, "no such match\n")
     try:
         raw = await lobby.store.result(match_id)
         stored = None if raw is None else await lobby.store.load(match_id)
     except StoreError:
-        return conn.respond(503, "the server cannot reach its data right now\n")
+        return response(503, "the server cannot reach its data right now\n")
     if raw is None:
-        return conn.respond(404, "no finished match with that id\n")
+        return response(404, "no finished match with that id\n")
     if stored is None:  # its full log was purged (retention.py); the record outlives it
         body = {"record": unpack(raw), "log": None}
-        response = conn.respond(200, json.dumps(body, separators=(",", ":")) + "\n")
-        response.headers["Content-Type"] = "application/json"
-        return response
+        return response(200, json.dumps(body, separators=(",", ":")) + "\n", JSON)
     snapshot = unpack(stored.snapshot)
     meta = snapshot.get("meta") or {}
     if (meta.get("private") and not meta.get("tournament")
@@ -432,7 +440,7 @@ async def _record(conn: ServerConnection, lobby: Lobby, match_id: str) -> Respon
         # A private match's replay is its players' and organisers' (their browsers send
         # our cookie); to anyone else it does not exist, as over the websocket.  A
         # tournament's finished boards are published with its pairings: readable by all.
-        return conn.respond(404, "no finished match with that id\n")
+        return response(404, "no finished match with that id\n")
     log_entries = [public_entry(unpack(e)) for e in stored.log]
     seed = bytes(snapshot["seed"])
     body = {"record": unpack(raw), "game": snapshot["game"], "config": snapshot["config"],
@@ -441,10 +449,8 @@ async def _record(conn: ServerConnection, lobby: Lobby, match_id: str) -> Respon
         body["commits"] = snapshot["commits"]
         body["contributions"] = [None if c is None else bytes(c).hex()
                                  for c in snapshot["contributions"]]
-    response = conn.respond(200, json.dumps(body, separators=(",", ":")) + "\n")
-    response.headers["Content-Type"] = "application/json"
-    response.headers["Content-Disposition"] = f'attachment; filename="kickline-{match_id}.json"'
-    return response
+    return response(200, json.dumps(body, separators=(",", ":")) + "\n", JSON, [
+        ("Content-Disposition", f'attachment; filename="kickline-{match_id}.json"')])
 
 
 async def _reader_may_see(conn: ServerConnection, lobby: Lobby, snapshot: Any) -> bool:

@@ -227,6 +227,11 @@ async def _session(ws: ClientConnection, st: BotState, *, how: str, code: str | 
         hello["name"] = f"{name[:13]}-{secrets.token_hex(3)}"
     await send(hello)
     welcome = decode_replies(await ws.recv())[0]
+    if welcome["t"] != "welcome" and welcome.get("code") == "busy":
+        # The server cannot reach its store for a moment (Redis restarting): come back
+        # when it says, as a lost connection (reconnect_timeout bounds it).
+        await anyio.sleep(min(float(welcome.get("retry_after") or 1.0), 10.0))
+        return None
     if welcome["t"] != "welcome":
         raise BotError("refused", f"the server refused hello: {welcome.get('code')}: "
                        f"{welcome.get('message')}")

@@ -39,23 +39,39 @@ class Budgets:
     minute.  Files are cheap to refuse memory to (streamed, and each download counts as
     one of the address's simultaneous connections), so this budget only stops a flood;
     2400 is forty page loads a minute."""
-    half_open_per_address: int = 16
+    half_open_per_address: int = 256
     """TCP connections per peer address whose HTTP request has not arrived yet (not
-    applied to trusted proxies, which carry everyone's)."""
+    applied to trusted proxies, which carry everyone's).  A phone loading the page
+    opens about six at once, each half-open until the event loop reads its request:
+    16 phones at once from one address held 96 (``bench/page_loads.py``), so 256 lets
+    a club of 40 load the page together; one address still cannot hold every file
+    descriptor."""
     identities_per_hour: int = 60
-    """Identities (``hello`` with a name, no token) created per address per hour."""
+    """Identities (``hello`` with a name, no token) created per address per hour: a club
+    of 40 behind one address (docs/SECURITY.md, "A club behind one address") with 19
+    to spare; a returning player's token or cookie costs nothing."""
     creates_per_hour: int = 60
-    """Matches created (``create``) per identity per hour."""
-    creates_per_hour_per_address: int = 240
+    """Matches created (``create``, ``challenge``) per identity per hour."""
+    creates_per_hour_per_address: int = 480
+    """Twelve an hour for each player of a club of 40 (a bot match takes minutes).
+    Matches the server makes (a tournament's boards) spend none."""
     waiting_per_player: int = 3
     """Matches waiting for an opponent that one identity holds at once."""
-    waiting_per_address: int = 12
+    waiting_per_address: int = 40
+    """A club of 40 pairing up by invite codes has 20 waiting at once."""
     live_per_player: int = 10
     """Matches not over (waiting or playing, bot matches included) one identity holds."""
-    live_per_address: int = 40
+    live_per_address: int = 120
+    """A club of 40, each with a bot match and half of them in a friendly besides (60),
+    and as many again abandoned ones whose clocks have not run out.  A tournament's
+    boards (made by the server) are not counted."""
     code_misses_per_minute: int = 10
-    """Joins or watches by an invite code that matches nothing, per identity and per
-    address, before a lockout."""
+    """Joins or watches by an invite code that matches nothing, per identity, before a
+    lockout."""
+    code_misses_per_minute_per_address: int = 30
+    """The same per address: higher than per identity so that a club's typos (40
+    players behind one address) do not lock every one of them out, low enough that
+    guessing stays hopeless (docs/SECURITY.md)."""
     lockout: float = 60.0
     """The first lockout, in seconds; each further one doubles, up to ``max_lockout``."""
     max_lockout: float = 3600.0

@@ -252,7 +252,8 @@ def _serve(args: argparse.Namespace) -> int:
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
         else None,
         tournaments=TournamentLimits(pairing_timeout=opts.pairing_timeout,
-                                     max_tournaments=opts.max_tournaments),
+                                     max_tournaments=opts.max_tournaments,
+                                     no_show_check=opts.no_show_check),
     )
 
     async def main() -> None:

@@ -170,7 +170,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "step"),
     Option("queue_window_cap", float, 400.0, "rated quick match: the widest gap"),
     Option("queue_tick", float, 1.0, "seconds between re-pairings of the rated queues (and "
-           "waiting counts sent)"),
+           "waiting counts sent; with Redis, between refreshes of this process's part "
+           "of the lobby list)"),
     Option("requeue_grace", float, 120.0, "seconds a player whose connection dropped keeps "
            "their waiting time if they queue again"),
     Option("challenge_ttl", float, 300.0, "seconds a challenge or a rematch offer waits "
@@ -182,7 +183,9 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("max_timeouts", int, 3, "timeouts in a row that forfeit"),
     Option("max_frame", int, 4096, "largest client frame in bytes"),
     Option("rate", float, 20.0, "client messages per second (burst: twice this)"),
-    Option("max_connections_per_address", int, 64, "simultaneous connections per address"),
+    Option("max_connections_per_address", int, 256,
+           "simultaneous websockets and downloads per address (a club of 40 phones "
+           "loading the page at once)"),
     Option("trusted_proxy", str, None,
            "reverse proxies whose X-Forwarded-For names the client: addresses or CIDRs, "
            "comma-separated (e.g. 127.0.0.1,::1); unset, the header is ignored"),
@@ -191,21 +194,24 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "websockets and requests other than the client's files, per address per minute"),
     Option("files_per_minute", int, 2400,
            "requests for the client's files per address per minute (a page load is ~60)"),
-    Option("half_open_per_address", int, 16,
+    Option("half_open_per_address", int, 256,
            "connections per address that have not sent their HTTP request yet"),
     Option("identities_per_hour", int, 60, "new players (hello without a token) per address "
            "per hour"),
     Option("creates_per_hour", int, 60, "matches one player may create per hour"),
-    Option("creates_per_hour_per_address", int, 240, "matches created per address per hour"),
+    Option("creates_per_hour_per_address", int, 480, "matches created per address per hour "
+           "(a tournament's matches are the server's: not counted)"),
     Option("waiting_per_player", int, 3,
            "matches waiting for an opponent that one player may hold at once"),
-    Option("waiting_per_address", int, 12, "waiting matches held per address at once"),
+    Option("waiting_per_address", int, 40, "waiting matches held per address at once"),
     Option("live_per_player", int, 10,
            "matches not over (waiting or playing) one player may hold at once"),
-    Option("live_per_address", int, 40, "matches not over held per address at once"),
+    Option("live_per_address", int, 120, "matches not over held per address at once (a "
+           "tournament's matches are the server's: not counted)"),
     Option("code_misses_per_minute", int, 10,
-           "invite codes matching nothing a player or address may try per minute before "
-           "a lockout"),
+           "invite codes matching nothing a player may try per minute before a lockout"),
+    Option("code_misses_per_minute_per_address", int, 30,
+           "invite codes matching nothing an address may try per minute before a lockout"),
     Option("lockout", float, 60.0, "seconds of the first code lockout; each next one doubles"),
     Option("max_lockout", float, 3600.0, "the longest code lockout, in seconds"),
     Option("watches_per_minute", int, 30, "watch requests per player per minute"),
@@ -249,6 +255,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("pairing_timeout", float, 600.0, "seconds one Swiss pairing may take (1,000 "
            "players take tens of seconds)"),
     Option("max_tournaments", int, 200, "unfinished tournaments per server"),
+    Option("no_show_check", float, 5.0, "seconds between checks for tournament no-shows "
+           "no match decides (a roster line nobody claimed)", bounds=(0.1, 3600.0)),
     Option("compression", bool, False,
            "offer permessage-deflate to clients (off: it costs server CPU)"),
     Option("sqlite_synchronous", str, "NORMAL",

@@ -48,6 +48,7 @@ from . import static
 from .addresses import TrustedProxies, address_key, client_address, peer_ip
 from .budgets import Budgets, Rate
 from .errlog import Throttled
+from .responses import JSON, response
 
 log = logging.getLogger(__name__)
 _refusals = Throttled(log)
@@ -153,11 +154,10 @@ class Gate:
         if wait is not None:
             return _too_many(conn, wait)
         if request.method not in ("GET", "HEAD"):
-            refused = conn.respond(405, "only GET and HEAD are served here\n")
-            refused.headers["Allow"] = "GET, HEAD"
-            return refused
+            return response(405, "only GET and HEAD are served here\n",
+                            headers=[("Allow", "GET, HEAD")])
         if path == "/healthz":
-            return conn.respond(200, json.dumps(self.health()) + "\n")
+            return response(200, json.dumps(self.health()) + "\n", JSON)
         if self.routes is not None and request.method == "GET":
             routed = self.routes(conn, request, path, request.path.partition("?")[2])
             if isinstance(routed, Awaitable):
@@ -166,7 +166,7 @@ class Gate:
                 return routed
         if upgrade:
             if path != "/ws":
-                return conn.respond(404, "the websocket endpoint is /ws\n")
+                return response(404, "the websocket endpoint is /ws\n")
             if self.connected[key] >= self.max_connections_per_address:
                 return _too_many(conn, 10.0)
             return None
@@ -177,7 +177,7 @@ class Gate:
                 if self.connected[key] >= self.max_connections_per_address:
                     return _too_many(conn, 10.0)
                 return reply
-        return conn.respond(404, "not found\n")
+        return response(404, "not found\n")
 
     @contextmanager
     def holding(self, conn: ServerConnection) -> Iterator[str]:
@@ -195,10 +195,8 @@ class Gate:
 
 
 def _too_many(conn: ServerConnection, wait: float) -> Response:
-    refused = conn.respond(429, "too many connections from your address; try again "
-                           "shortly\n")
-    refused.headers["Retry-After"] = str(max(1, math.ceil(wait)))
-    return refused
+    return response(429, "too many connections from your address; try again shortly\n",
+                    headers=[("Retry-After", str(max(1, math.ceil(wait))))])
 
 
 class GateConnection(ServerConnection):

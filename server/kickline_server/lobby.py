@@ -55,8 +55,10 @@ from .core import (
 from .dice import parse_commit
 from .errlog import Throttled
 from .identity import Tokens
+from .listing import Listing
 from .logs import PLAYER
 from .matchmaking import Matchmaker, QueueLimits, Ticket, queue_key
+from .matchqueue import Entry, QueueState
 from .players import PlayerLimits, Players, cookie_token
 from .protocol import PROTOCOL_VERSIONS, BadRequest, Close, Code, Message, MsgId, error, retry
 from .quarantine import DAMAGED_TEXT, Damaged
@@ -184,10 +186,16 @@ class Lobby:
         self._watches_by_address = Rate(b.watches_per_minute_per_address, minute, clock=clock)
         self._code_misses = Lockout(b.code_misses_per_minute, minute, base=b.lockout,
                                     cap=b.max_lockout, clock=clock)
+        self._code_misses_by_address = Lockout(b.code_misses_per_minute_per_address, minute,
+                                               base=b.lockout, cap=b.max_lockout, clock=clock)
         self.damaged: dict[str, set[str]] = {}
         """Quarantined matches by player (from this process's recovery): told at hello."""
         self._held: dict[str, set[str]] = {}
         """Matches held, by ``p:<player>`` and ``a:<address key>``: pruned as counted."""
+        self.node_token = ""
+        """This process's registration token in a shared Redis (see share_queue)."""
+        self.listing: Listing | None = None
+        """The cluster's lobby list, with a shared Redis."""
         self.desk: Any = None
         """The tournaments' messages (:class:`~.tournaments.Desk`), once the app sets it."""
 
@@ -313,7 +321,7 @@ class Lobby:
                              retry_after=self.limits.store_retry_after) from exc
 
     async def detach(self, conn: Connection) -> None:
-        if self.router is not None and conn.remote:
+        if self.router is not None:
             self.router.gone(conn)
         if self.desk is not None:
             self.desk.detach(conn)
@@ -325,6 +333,9 @@ class Lobby:
                     del self.online[conn.player]
         if conn.player is not None:
             other = next(iter(self.online.get(conn.player, ())), None)
+            if other is not None and self.router is not None and self.matchmaker.queued(
+                    conn.player):
+                self.router.reachable(other)  # the queue entry now names it
             await self.matchmaker.detach(conn, other)
             if other is None:
                 self.challenges.left(conn.player)
@@ -373,9 +384,10 @@ class Lobby:
         actor = Actor(core, self.store, owner=self.owner, limits=self.limits.actor,
                       clock=self.clock, stats=self.stats, bot_limiter=self._bot_limiter)
         self.actors[core.match_id] = actor
-        for info in core.seats:
-            if info is not None and info.bot is None:
-                self._hold(core.match_id, info.player)
+        if not core.meta.get("reserved"):  # the server's own (a tournament's): not held
+            for info in core.seats:
+                if info is not None and info.bot is None:
+                    self._hold(core.match_id, info.player)
         for entry in core.meta.get("requests") or []:  # from a snapshot: see _remember_id
             if isinstance(entry, list) and len(entry) == 2:
                 self.recent[(str(entry[0]), str(entry[1]))] = core.match_id
@@ -637,15 +649,18 @@ class Lobby:
         for rate, key in budgets:
             rate.take(key)
 
-    def _code_keys(self, conn: Connection) -> tuple[str, str]:
+    def _code_keys(self, conn: Connection) -> tuple[tuple[Lockout, str], tuple[Lockout, str]]:
+        """The lockouts a code that matches nothing counts against: the identity's, and
+        the address's (a higher limit: a club behind one address shares it)."""
         player, _ = self._player(conn)
-        return f"p:{player}", f"a:{address_key(conn.address)}"
+        return ((self._code_misses, f"p:{player}"),
+                (self._code_misses_by_address, address_key(conn.address)))
 
     async def _find_code(self, conn: Connection, msg: Message) -> str | None:
         """The match an invite code names, under the code-guessing lockout: a code that
         matches nothing counts against the sender's identity and address."""
         keys = self._code_keys(conn)
-        locked = [w for k in keys if (w := self._code_misses.locked(k)) is not None]
+        locked = [w for lock, k in keys if (w := lock.locked(k)) is not None]
         if locked:
             raise BadRequest(Code.LOCKED_OUT, "too many invite codes that matched nothing; "
                              "check the code and try again later", msg["id"],
@@ -657,8 +672,8 @@ class Lobby:
         return mid
 
     def _missed(self, conn: Connection) -> None:
-        for k in self._code_keys(conn):
-            self._code_misses.fail(k)
+        for lock, k in self._code_keys(conn):
+            lock.fail(k)
 
     def _offer(self, actor: Actor, cmd: Command, conn: Connection, re: MsgId) -> None:
         if not actor.offer(cmd, conn):
@@ -757,6 +772,15 @@ class Lobby:
         clock = self._clock(msg)
         commit = self._commit(msg)
         player, name = self._player(conn)
+        request: dict[str, Any] = {"game": ruleset.game.name, "name": name,
+                                   "config": config, "clock": clock.plain(),
+                                   "commit": commit}
+        if self.router is not None and self.matchmaker.node is not None:
+            # A shared queue: whichever process pairs this entry reaches the sender
+            # through the router (see share_queue).
+            self.router.reachable(conn)
+            request.update(node=self.owner, token=self.node_token, conn=conn.id, re=msg["id"],
+                           address=conn.address, protocol=conn.protocol)
         if await self.matchmaker.resend(conn, player, msg["id"], commit=commit):
             return
         self._may_hold(conn, msg, waiting=False)
@@ -771,8 +795,58 @@ class Lobby:
         await self.matchmaker.request(
             conn, msg["id"], queue_key(game, ruleset.game.quick_key(config), rated),
             player=player, rating=rating, last_opponent=await self._last_opponent(player),
-            request={"game": game, "name": name, "config": config, "clock": clock.plain(),
-                     "commit": commit})
+            request=request)
+
+    # -- one queue and one lobby list for every process on a Redis --
+
+    def share_queue(self, state: QueueState, listing: Listing, token: str) -> None:
+        """Use the cluster's queue (``state``, in Redis) and lobby list: a player
+        queued here may pair with one queued on any process, the process that pairs
+        them makes the match, and the other one's player reaches it through the router
+        (:attr:`router` must be set).  ``token`` is this process's registration, which
+        the entries name so that a dead process's entries lapse
+        (:mod:`.matchqueue_redis`)."""
+        self.matchmaker.state = state
+        self.matchmaker.node = self.owner
+        self.matchmaker.remote_ticket = self._remote_ticket
+        self.node_token = token
+        self.listing = listing
+        assert self.router is not None
+        self.router.on_paired = self._paired_there
+
+    def _remote_ticket(self, key: str, entry: Entry) -> Ticket | None:
+        """The ticket of an entry another process queued: its client through the
+        router."""
+        req = entry.request
+        if self.router is None or not isinstance(req, dict):
+            return None
+        try:
+            rc = self.router.attach(str(req["node"]), int(req["conn"]), player=entry.player,
+                                    name=str(req["name"]), address=str(req["address"]),
+                                    protocol=int(req["protocol"]))
+        except (KeyError, TypeError, ValueError):
+            return None  # not an entry of ours (another version's): left alone
+        return Ticket(key, entry, cast(Connection, rc), req.get("re", ""), acked=True,
+                      remote=True)
+
+    async def _paired_there(self, origin: str, cid: int, player: str, re: MsgId, mid: str,
+                            seat: int, notice: dict[str, Any]) -> None:
+        """Process ``origin`` paired our player's request ``re`` into match ``mid``:
+        the ticket is done here, and the connection's messages for the match go there.
+        If that connection closed meanwhile, ``origin`` hears so (the seat is away) and
+        another of the player's connections, if any, is told ``matched`` (it opens the
+        match)."""
+        assert self.router is not None
+        t = self.matchmaker.taken(player, re)
+        conn = self.router.local.get(cid)
+        if conn is not None and conn.player == player and conn in self.online.get(
+                player, ()):
+            conn.remote[mid] = origin
+            return
+        self.router.send(origin, ["gone", self.owner, cid])
+        if t is not None and t.conn in self.online.get(player, ()):
+            t.conn.remote[mid] = origin
+            t.conn.push({"t": "matched", "match": mid, "seat": seat, **notice})
 
     async def _last_opponent(self, player: str) -> str | None:
         """Whom ``player`` last played (a person), from their history."""
@@ -813,10 +887,12 @@ class Lobby:
                 self._remember_id(s.player, repr(s.re), core.match_id)
             self._hold(core.match_id, s.player, c.address)
             c.matches.add(core.match_id)
+            if isinstance(c, RemoteConnection):  # queued on another process
+                c.paired(s.player, s.re, core.match_id, seat, dict(notice))
             c.push({"t": "matched", "match": core.match_id, "seat": seat, **notice})
             actor.offer(Sit(seat, s.player, s.name, conn=c.id, commit=s.commit), c)
-            if c not in self.online.get(s.player, ()):  # it closed while the match was made
-                actor.offer(Disconnect(c.id))
+            if not isinstance(c, RemoteConnection) and c not in self.online.get(s.player, ()):
+                actor.offer(Disconnect(c.id))  # it closed while the match was made
         return core.match_id
 
     def seating(self, conn: Connection, who: tuple[str, str], re: MsgId | None,
@@ -867,21 +943,40 @@ class Lobby:
 
     async def _on_list(self, conn: Connection, msg: Message) -> None:
         game = msg.get("game")
-        out = []
-        live: list[dict[str, Any]] = []  # public matches being played, for the lobby's "watch" list
+        mine = self.list_part()
+        parts = [mine] + (await self.listing.others() if self.listing is not None else [])
+        seen: set[str] = set()
+        out: list[dict[str, Any]] = []
+        live: list[dict[str, Any]] = []  # public matches being played, for "watch"
+        for part in parts:  # ours first: a match moving between processes shows once
+            for kind, into in (("open", out), ("live", live)):
+                for m in part.get(kind, ()):
+                    if m["match"] not in seen and (game is None or m["game"] == game):
+                        seen.add(m["match"])
+                        into.append(m)
+        out.sort(key=lambda m: str(m["match"]))
+        live.sort(key=lambda m: str(m["match"]))
+        conn.push({"t": "ack", "re": msg["id"], "matches": out[:100], "live": live[:50]})
+
+    def list_part(self, *, max_open: int = 200, max_live: int = 100) -> dict[str, Any]:
+        """This process's public matches for the lobby list: ``open`` (waiting for a
+        second player) and ``live`` (being played); the cluster's list merges every
+        process's (:mod:`.listing`)."""
+        out: list[dict[str, Any]] = []
+        live: list[dict[str, Any]] = []
         for mid, actor in sorted(self.actors.items()):
             core = actor.core
-            if core.meta.get("private") or (game is not None and core.game.name != game):
+            if core.meta.get("private"):
                 continue
             players = [None if s is None else s.name for s in core.seats]
-            if core.status == "waiting":
+            if core.status == "waiting" and len(out) < max_open:
                 out.append({"match": mid, "code": core.meta.get("code"), "game": core.game.name,
                             "config": core.config, "clock": core.clock.plain(),
                             "players": players})
-            elif core.status == "playing" and len(live) < 50:
+            elif core.status == "playing" and len(live) < max_live:
                 live.append({"match": mid, "game": core.game.name, "config": core.config,
                              "players": players})
-        conn.push({"t": "ack", "re": msg["id"], "matches": out[:100], "live": live})
+        return {"open": out, "live": live}
 
     async def _on_odds(self, conn: Connection, msg: Message) -> None:
         """The exact odds of the sender's decisions now, computed from its own view (for a

@@ -9,17 +9,18 @@ also answers how many wait (``queues``; ``queue`` messages to those waiting), dr
 player's entry when their last connection closes, and lets one who comes back within
 :attr:`QueueLimits.requeue_grace` keep the time they had waited.
 
-**What a restart does.**  The queue lives in the process (:class:`~.matchqueue.MemoryQueue`)
-and every connection closes on a restart; the client re-sends its ``quick`` with the
-same id when it reconnects.  A request that was paired before the restart reopens its
-match (the lobby keeps request ids in the match's snapshot); one still waiting queues
-again (waiting time counts from then on).
+**What a restart does.**  With one process the queue lives in it
+(:class:`~.matchqueue.MemoryQueue`) and every connection closes on a restart; the client
+re-sends its ``quick`` with the same id when it reconnects.  A request that was paired
+before the restart reopens its match (the lobby keeps request ids in the match's
+snapshot); one still waiting queues again (waiting time counts from then on).
 
-**Cluster-wide.**  Everything about an entry that a match needs is plain data in the
-entry (:attr:`~.matchqueue.Entry.request`), and :meth:`~.matchqueue.QueueState.take`
-is atomic, so a shared ``QueueState`` (Redis) can pair players whose connections live
-on other processes; what stays per process is :attr:`Matchmaker.tickets` (the
-connection to tell).  docs/SERVER.md, "Scaling the quick-match queue".
+**Cluster-wide.**  With Redis the state is a :class:`~.matchqueue_redis.RedisQueue`
+shared by every process, and :attr:`Matchmaker.node` is set: entries other processes
+queued pair here too (:attr:`Matchmaker.remote_ticket` gives each a connection through
+the router), and :meth:`~.matchqueue.QueueState.take` is atomic, so a pair is made
+once.  What stays per process is :attr:`Matchmaker.tickets` (the connections to tell).
+docs/SERVER.md, "One queue for every process".
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ class Ticket:
     conn: Connection
     re: MsgId
     acked: bool = False
+    remote: bool = False
+    """Its connection is on another process (a :class:`~.routing.RemoteConnection`)."""
 
     @property
     def rated(self) -> bool:
@@ -80,6 +83,10 @@ def queue_key(game: str, quick_key: str, rated: bool) -> str:
 def queue_rated(key: str) -> bool:
     return key.startswith("rated|")
 
+
+RemoteTicket = Callable[[str, Entry], Ticket | None]
+"""A ticket for an entry another process queued (its connection reached through the
+router), or ``None`` when that entry is not another process's."""
 
 MakeMatch = Callable[[Ticket, Ticket], Awaitable[None]]
 """Makes the match for a pair (the one who waited longer first, in seat 0) and tells
@@ -106,6 +113,13 @@ class Matchmaker:
         self._left: dict[str, tuple[str, float, float]] = {}
         """player -> (key, since, forget at): entries dropped with their connection."""
         self._dirty: set[str] = set()
+        self._told: dict[str, int] = {}
+        """The waiting count last sent for each queue with players here."""
+        self.node: str | None = None
+        """This process's server id when the queue is shared (Redis): entries other
+        processes queued (their ``request["node"]``) pair here too, through
+        :attr:`remote_ticket`."""
+        self.remote_ticket: RemoteTicket | None = None
 
     # -- requests ---------------------------------------------------------------------
 
@@ -119,8 +133,9 @@ class Matchmaker:
             return False
         t.conn = conn
         request = t.entry.request
-        if isinstance(request, dict) and request.get("commit") != commit:
-            t.entry = replace(t.entry, request={**request, "commit": commit})
+        if isinstance(request, dict) and (request.get("commit") != commit
+                                          or request.get("conn", conn.id) != conn.id):
+            t.entry = replace(t.entry, request=_moved({**request, "commit": commit}, conn))
             await self.state.add(t.key, t.entry)
         conn.push({"t": "ack", "re": re, "queued": True,
                    "waiting": await self.state.count(t.key)})
@@ -147,7 +162,7 @@ class Matchmaker:
         ticket = Ticket(key, entry, conn, re)
         self.tickets[player] = ticket
         await self.state.add(key, entry)
-        waiting = [e for e in await self.state.waiting(key) if e.player in self.tickets]
+        waiting = self._reachable(key, await self.state.waiting(key))
         other = partner(waiting, entry, now, rated=queue_rated(key), window=self.limits.window)
         if other is not None:
             first, second = (other, entry) if (other.since, other.player) <= (
@@ -160,11 +175,21 @@ class Matchmaker:
         self._dirty.add(key)
 
     async def cancel(self, player: str) -> bool:
-        """Leave the queue; whether the player was waiting."""
+        """Leave the queue; whether the player was waiting (``False`` too when another
+        process paired them meanwhile: their ``matched`` is on its way)."""
         if player not in self.tickets:
             return False
-        await self._drop(player)
-        return True
+        return await self._drop(player)
+
+    def taken(self, player: str, re: MsgId) -> Ticket | None:
+        """Another process paired this player's request ``re`` (its entry is gone from
+        the shared queue): the ticket is done here."""
+        t = self.tickets.get(player)
+        if t is None or t.re != re:
+            return None
+        del self.tickets[player]
+        self._dirty.add(t.key)
+        return t
 
     async def detach(self, conn: Connection, other: Connection | None) -> None:
         """``conn`` closed.  Its player's request moves to ``other`` (another of their
@@ -175,16 +200,21 @@ class Matchmaker:
                 continue
             if other is not None:
                 t.conn = other
+                request = t.entry.request
+                if isinstance(request, dict) and "conn" in request:
+                    t.entry = replace(t.entry, request=_moved(request, other))
+                    await self.state.add(t.key, t.entry)
                 continue
             await self._drop(player)
             self._left[player] = (t.key, t.entry.since,
                                   self.clock() + self.limits.requeue_grace)
 
-    async def _drop(self, player: str) -> None:
+    async def _drop(self, player: str) -> bool:
         t = self.tickets.pop(player, None)
-        if t is not None:
-            await self.state.remove(player)
-            self._dirty.add(t.key)
+        if t is None:
+            return False
+        self._dirty.add(t.key)
+        return await self.state.remove(player) is not None
 
     async def counts(self, keys: list[str]) -> dict[str, int]:
         return {k: await self.state.count(k) for k in keys}
@@ -193,18 +223,29 @@ class Matchmaker:
 
     async def pair(self, key: str) -> int:
         """Make every pair the queue's rules allow now; returns how many."""
-        entries = [e for e in await self.state.waiting(key) if e.player in self.tickets]
+        entries = self._reachable(key, await self.state.waiting(key))
         made = 0
         for a, b in pair(entries, self.clock(), rated=queue_rated(key),
                          window=self.limits.window):
             made += await self._make(key, a, b)
         return made
 
+    def _reachable(self, key: str, entries: list[Entry]) -> list[Entry]:
+        """The entries this process may pair: its own players', and with a shared
+        queue every other process's."""
+        return [e for e in entries if e.player in self.tickets or _elsewhere(e, self.node)]
+
+    def _ticket(self, key: str, e: Entry) -> Ticket | None:
+        t = self.tickets.pop(e.player, None)
+        if t is None and self.remote_ticket is not None and _elsewhere(e, self.node):
+            t = self.remote_ticket(key, e)
+        return t
+
     async def _make(self, key: str, a: Entry, b: Entry) -> bool:
         """Take the pair out of the queue and make its match; whether it was made."""
         if not await self.state.take(key, [a.player, b.player]):
             return False  # taken meanwhile (another process, a cancel)
-        first, second = self.tickets.pop(a.player, None), self.tickets.pop(b.player, None)
+        first, second = self._ticket(key, a), self._ticket(key, b)
         self._dirty.add(key)
         if first is None or second is None:  # one left meanwhile: the other waits on
             await self._back(key, first, second)
@@ -226,7 +267,8 @@ class Matchmaker:
     async def _back(self, key: str, *tickets: Ticket | None) -> None:
         for t in tickets:
             if t is not None:
-                self.tickets[t.entry.player] = t
+                if not t.remote:
+                    self.tickets[t.entry.player] = t
                 await self.state.add(key, t.entry)
 
     async def run(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
@@ -252,13 +294,30 @@ class Matchmaker:
     async def _tell_counts(self) -> None:
         """One ``queue`` message per waiting player whose queue changed since the last
         tick (at most one a tick, however many come and go: a queue of thousands
-        would otherwise send thousands of messages per arrival)."""
+        would otherwise send thousands of messages per arrival).  A shared queue also
+        changes on other processes: every queue with players here is counted, and
+        told when its count moved."""
         dirty, self._dirty = self._dirty, set()
-        counts = {key: await self.state.count(key) for key in sorted(dirty)}
+        here = {t.key for t in self.tickets.values()}
+        check = dirty | (here if self.node is not None else set())
+        counts = {key: await self.state.count(key) for key in sorted(check)}
+        changed = dirty | {k for k, n in counts.items() if self._told.get(k) != n}
+        self._told = {k: counts[k] for k in here if k in counts}
         now = self.clock()
         for t in self.tickets.values():
-            if t.key in counts:
+            if t.key in changed:
                 t.conn.push(queue_message(t, counts[t.key], now, self.limits.window))
+
+
+def _elsewhere(e: Entry, node: str | None) -> bool:
+    """Whether ``e`` was queued by another process of a shared queue."""
+    there = e.request.get("node") if isinstance(e.request, dict) else None
+    return node is not None and there is not None and there != node
+
+
+def _moved(request: dict[str, Any], conn: Connection) -> dict[str, Any]:
+    """The request, now answered on ``conn`` (a shared queue's entry names it)."""
+    return {**request, "conn": conn.id} if "conn" in request else request
 
 
 def queue_message(t: Ticket, waiting: int, now: float, window: Window) -> Message:

@@ -2,8 +2,8 @@
 
 :func:`pair` takes the players waiting for one (game, mode, board) and the time, and
 returns the pairs to make now.  It has no clock and no state of its own: the waiting
-list comes from a :class:`QueueState` (in process memory today; a Redis-backed one can
-make the queue cluster-wide, see docs/SERVER.md) and the caller passes ``now``, so the
+list comes from a :class:`QueueState` (in process memory, or shared by every process in
+Redis: :mod:`.matchqueue_redis`) and the caller passes ``now``, so the
 rules are tested over simulated time.
 
 **Rated** entries pair the two closest ratings whose gap is inside *both* players'

@@ -34,6 +34,7 @@ from websockets.http11 import Request, Response
 from . import metrics
 from .actor import Stats
 from .lobby import Lobby
+from .responses import TEXT, response
 from .store import Store, StoreError
 
 
@@ -143,9 +144,9 @@ class Ops:
             if user == "admin" and hmac.compare_digest(password.encode(),
                                                        self.admin_password.encode()):
                 return None
-        r = _response(401, "the status page is for the server's admin\n")
-        r.headers["WWW-Authenticate"] = 'Basic realm="kickline status", charset="UTF-8"'
-        return r
+        return response(401, "the status page is for the server's admin\n", TEXT, [
+            ("Cache-Control", "no-store"),
+            ("WWW-Authenticate", 'Basic realm="kickline status", charset="UTF-8"')])
 
     def status(self) -> dict[str, Any]:
         lobby = self.lobby
@@ -168,14 +169,8 @@ class Ops:
         }
 
 
-def _response(status: int, body: str | bytes, ctype: str = "text/plain; charset=utf-8"
-              ) -> Response:
-    data = body.encode() if isinstance(body, str) else body
-    reason = {200: "OK", 401: "Unauthorized", 404: "Not Found",
-              503: "Service Unavailable"}[status]
-    headers = Headers([("Content-Type", ctype), ("Content-Length", str(len(data))),
-                       ("Cache-Control", "no-store")])
-    return Response(status, reason, headers, data)
+def _response(status: int, body: str | bytes, ctype: str = TEXT) -> Response:
+    return response(status, body, ctype, [("Cache-Control", "no-store")])
 
 
 def _page(status: dict[str, Any]) -> str:

@@ -19,7 +19,8 @@ connection.  So the match core, the actor and the checks see one kind of connect
   match whose process vanished is told to ``reconnect``; the connections standing for a
   vanished process's clients are detached (presence: "reconnecting").  When a
   subscription breaks (Redis restarted), frames may have been lost: every routed
-  client is told to reconnect.
+  client is told to reconnect, when it breaks and again once subscribed anew (a client
+  that routed in between may have lost its answers).
 """
 
 from __future__ import annotations
@@ -86,9 +87,18 @@ class RemoteConnection:
     def refund(self, match: str, version: int | None) -> None:
         """The sender's rate budget lives with its real connection: nothing here."""
 
+    def paired(self, player: str, re: Any, match: str, seat: int,
+               notice: dict[str, Any]) -> None:
+        """This process made a quick match for this client's queued request ``re``:
+        its process is told first (the frames that follow are for the match)."""
+        self.router.send(self.origin, ["paired", self.router.node, self.remote_id, player,
+                                       re, match, seat, notice])
+
 
 Handler = Callable[[RemoteConnection, Message], Awaitable[None]]
 Detach = Callable[[RemoteConnection], Awaitable[None]]
+Paired = Callable[[str, int, str, Any, str, int, dict[str, Any]], Awaitable[None]]
+"""(owner, connection id here, player, request id, match, seat, notice)."""
 
 
 class Router:
@@ -113,6 +123,7 @@ class Router:
         """Other processes' connections attached to matches here."""
         self.handle: Handler | None = None
         self.detach: Detach | None = None
+        self.on_paired: Paired | None = None
 
     def channel(self, node: str) -> str:
         return f"{self.prefix}to:{node}"
@@ -133,6 +144,20 @@ class Router:
         self.send(owner, ["in", self.node, conn.id, conn.player, conn.name, conn.address,
                           conn.protocol, msg])
         metrics.ROUTED.labels("forwarded").inc()
+
+    def reachable(self, conn: Local) -> None:
+        """Other processes may address ``conn`` (its quick-match entry names it)."""
+        self.local[conn.id] = conn
+
+    def attach(self, origin: str, conn: int, *, player: str, name: str, address: str,
+               protocol: int) -> RemoteConnection:
+        """The connection standing here for client ``conn`` of process ``origin``."""
+        rc = self.remote.get((origin, conn))
+        if rc is None:
+            rc = self.remote[(origin, conn)] = RemoteConnection(self, origin, conn,
+                                                                self.new_id())
+        rc.player, rc.name, rc.address, rc.protocol = player, name, address, protocol
+        return rc
 
     def gone(self, conn: Local) -> None:
         """``conn`` closed: tell every process it routed to."""
@@ -170,16 +195,29 @@ class Router:
                     continue
                 frames = [box.popleft() for _ in range(min(len(box), 256))]
                 data = msgpack.packb(frames, use_bin_type=True)
-                try:
-                    heard = await self._r.publish(channel, data)
-                except (RedisError, OSError) as exc:
-                    log.warning("routing to %s failed (%s); its clients reconnect", node, exc)
-                    heard = 0
+                heard = await self._publish(node, channel, data)
                 if not heard:
                     self._undelivered(node, frames)
         finally:
             self._writers.discard(node)
             self._wake.pop(node, None)
+
+    async def _publish(self, node: str, channel: str, data: bytes, *,
+                       tries: int = 3) -> int:
+        """``PUBLISH``, tried again at once when it fails: after a Redis restart the
+        first command on a pooled connection fails, and the frames it carried (answers
+        to another process's client) would be lost with nobody told.  Returns how many
+        processes heard it (0 after the last failure)."""
+        for attempt in range(tries):
+            try:
+                return int(await self._r.publish(channel, data))
+            except (RedisError, OSError) as exc:
+                if attempt == tries - 1:
+                    log.warning("routing to %s failed (%s); its clients reconnect", node,
+                                exc)
+                    return 0
+                await anyio.sleep(0.05 * (attempt + 1))
+        return 0
 
     def _undelivered(self, node: str, frames: list[Any]) -> None:
         """Nobody heard: ``node`` is gone (or its subscription broke)."""
@@ -197,20 +235,23 @@ class Router:
     async def run(self, *, task_status: Any = anyio.TASK_STATUS_IGNORED) -> None:
         """Subscribe and dispatch until cancelled; also watches the processes routed
         to and from."""
-        async with anyio.create_task_group() as tg:
-            self._tg = tg
-            tg.start_soon(self._watch)
-            first = True
-            while True:
-                try:
-                    await self._listen(task_status if first else None)
-                except (RedisError, OSError) as exc:
-                    log.warning("routing subscription lost (%s); routed clients are told "
-                                "to reconnect", exc)
-                if first:
-                    first = False
-                self._lost_everything()
-                await anyio.sleep(0.5)
+        try:
+            async with anyio.create_task_group() as tg:
+                self._tg = tg
+                tg.start_soon(self._watch)
+                first = True
+                while True:
+                    try:
+                        await self._listen(task_status if first else None)
+                    except (RedisError, OSError) as exc:
+                        log.warning("routing subscription lost (%s); routed clients are "
+                                    "told to reconnect", exc)
+                    if first:
+                        first = False
+                    self._lost_everything()
+                    await anyio.sleep(0.5)
+        finally:
+            self._tg = None  # stopped: frames sent now (connections closing) stay queued
 
     async def _listen(self, task_status: Any) -> None:
         pubsub = self._r.pubsub(ignore_subscribe_messages=True)
@@ -218,6 +259,10 @@ class Router:
             await pubsub.subscribe(self.channel(self.node))
             if task_status is not None:
                 task_status.started()
+            else:
+                # Subscribed again: a client that routed while we were not (Redis was
+                # coming back) may have lost its answers, which nobody would resend.
+                self._lost_everything()
             while True:
                 item = await pubsub.get_message(timeout=None)
                 if item is None or item.get("type") != "message":
@@ -241,17 +286,18 @@ class Router:
                 conn.close(frame[2], frame[3])
         elif kind == "in":  # a client of another process, to a match here
             _, origin, cid, player, name, address, protocol, msg = frame
-            rc = self.remote.get((origin, cid))
-            if rc is None:
-                rc = self.remote[(origin, cid)] = RemoteConnection(self, origin, cid,
-                                                                   self.new_id())
-            rc.player, rc.name, rc.address, rc.protocol = player, name, address, protocol
+            rc = self.attach(origin, cid, player=player, name=name, address=address,
+                             protocol=protocol)
             if self.handle is not None:
                 await self.handle(rc, msg)
+        elif kind == "paired":  # a quick match for a client of ours, made there
+            _, origin, cid, player, re, match, seat, notice = frame
+            if self.on_paired is not None:
+                await self.on_paired(origin, cid, player, re, match, seat, notice)
         elif kind == "gone":
-            rc = self.remote.pop((frame[1], frame[2]), None)
-            if rc is not None and self.detach is not None:
-                await self.detach(rc)
+            left = self.remote.pop((frame[1], frame[2]), None)
+            if left is not None and self.detach is not None:
+                await self.detach(left)
 
     def _lost_everything(self) -> None:
         """Frames may have been lost: every routed client reconnects."""

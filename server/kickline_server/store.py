@@ -49,6 +49,11 @@ class LogGap(StoreError):
     """``save`` was asked to append past the end of the stored log."""
 
 
+class LogConflict(StoreError):
+    """``append_events`` found other entries where it was to write: another process
+    wrote to the event first (its copy of the event was newer)."""
+
+
 class SchemaTooNew(StoreError):
     """The store was written by a newer server (a schema version this one lacks)."""
 
@@ -230,12 +235,17 @@ class Store(Protocol):
         ...
 
     async def append_events(self, tid: str, start: int, events: Sequence[bytes]) -> None:
-        """Write an event's log entries at index ``start`` (a retried write with the same
-        ``start`` overwrites; :class:`LogGap` past the end)."""
+        """Write an event's log entries at index ``start``: a retried write of the same
+        entries changes nothing; :class:`LogConflict` if other entries are there (another
+        process wrote first), :class:`LogGap` past the end."""
         ...
 
     async def tournament_events(self, tid: str) -> list[bytes]:
         """An event's whole log (empty for an unknown id)."""
+        ...
+
+    async def tournament_length(self, tid: str) -> int:
+        """How many entries an event's log has (0 for an unknown id)."""
         ...
 
     async def tournament_ids(self, *, unfinished: bool) -> list[str]:

@@ -39,6 +39,7 @@ from .ratings import Standing
 from .store import (
     Build,
     LeaseLost,
+    LogConflict,
     LogGap,
     Purged,
     Quarantined,
@@ -96,7 +97,13 @@ local n = redis.call('LLEN', KEYS[1])
 local start = tonumber(ARGV[1])
 if n < start then return redis.error_reply('GAP log has ' .. n .. ' entries') end
 if n > start then
-  if start == 0 then redis.call('DEL', KEYS[1]) else redis.call('LTRIM', KEYS[1], 0, start - 1) end
+  -- A retried write of what is there changes nothing; anything else is a conflict.
+  local there = redis.call('LRANGE', KEYS[1], start, -1)
+  if #there ~= #ARGV - 3 then return redis.error_reply('CONFLICT log has ' .. n .. ' entries') end
+  for i = 1, #there do
+    if there[i] ~= ARGV[i + 3] then return redis.error_reply('CONFLICT at ' .. (start + i - 1)) end
+  end
+  return n
 end
 for i = 4, #ARGV do redis.call('RPUSH', KEYS[1], ARGV[i]) end
 if redis.call('ZSCORE', KEYS[2], ARGV[2]) == false then
@@ -442,11 +449,16 @@ class RedisStore:
         except ResponseError as exc:
             if str(exc).startswith("GAP"):
                 raise LogGap(f"event {tid}: {exc}") from exc
+            if str(exc).startswith("CONFLICT"):
+                raise LogConflict(f"event {tid}: {exc}") from exc
             raise
 
     async def tournament_events(self, tid: str) -> list[bytes]:
         raw = await self._call(lambda: self._a.lrange(self._k("t", tid, "log"), 0, -1))
         return [bytes(e) for e in raw]
+
+    async def tournament_length(self, tid: str) -> int:
+        return int(await self._call(lambda: self._a.llen(self._k("t", tid, "log"))))
 
     async def tournament_ids(self, *, unfinished: bool) -> list[str]:
         ids = [_text(i) for i in await self._call(

@@ -40,6 +40,7 @@ from .ratings import Standing
 from .store import (
     Build,
     LeaseLost,
+    LogConflict,
     LogGap,
     Purged,
     Quarantined,
@@ -426,6 +427,15 @@ class SqliteStore:
                        (tid, self.clock()))
         if n < start:
             raise LogGap(f"event {tid} has {n} entries, asked to write at {start}")
+        if n > start:
+            # A retried write of what is there changes nothing; anything else is a
+            # conflict (another writer was first).
+            there = [bytes(r[0]) for r in db.execute(
+                "SELECT event FROM tournament_events WHERE tournament = ? AND idx >= ? "
+                "AND idx < ? ORDER BY idx", (tid, start, n))]
+            if there != events:
+                raise LogConflict(f"event {tid} has {n} entries, asked to write at {start}")
+            return
         db.execute("DELETE FROM tournament_events WHERE tournament = ? AND idx >= ?",
                    (tid, start))
         db.executemany("INSERT INTO tournament_events (tournament, idx, event) VALUES (?, ?, ?)",
@@ -443,6 +453,14 @@ class SqliteStore:
 
     async def tournament_events(self, tid: str) -> list[bytes]:
         return await self._run(self._tournament_events, tid)
+
+    def _tournament_length(self, tid: str) -> int:
+        row = self._db.execute("SELECT events FROM tournaments WHERE id = ?",
+                               (tid,)).fetchone()
+        return 0 if row is None else int(row[0])
+
+    async def tournament_length(self, tid: str) -> int:
+        return await self._run(self._tournament_length, tid)
 
     def _tournament_ids(self, unfinished: bool) -> list[str]:
         where = " WHERE finished = 0" if unfinished else ""

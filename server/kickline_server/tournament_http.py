@@ -26,6 +26,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
 from .players import COOKIE
+from .responses import response
 from .store import StoreError
 from .tournament.export import (
     pairings_csv,
@@ -63,14 +64,11 @@ def _cookie(request: Request) -> str | None:
     return None if morsel is None else morsel.value
 
 
-def _file(conn: ServerConnection, body: str, kind: str, name: str | None = None) -> Response:
-    response = conn.respond(200, body)
-    del response.headers["Content-Type"]  # websockets' Headers add a second value else
-    response.headers["Content-Type"] = kind
-    response.headers["Cache-Control"] = "no-cache"
+def _file(body: str, kind: str, name: str | None = None) -> Response:
+    headers = [("Cache-Control", "no-cache")]
     if name is not None:
-        response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
+        headers.append(("Content-Disposition", f'attachment; filename="{name}"'))
+    return response(200, body, kind, headers)
 
 
 async def respond(conn: ServerConnection, request: Request, path: str,
@@ -80,38 +78,38 @@ async def respond(conn: ServerConnection, request: Request, path: str,
     into the player id it proves (``None``: not a token of ours, or signed out)."""
     tid, _, what = path[len(PREFIX):].partition("/")
     if not tid or not all(c.isalnum() for c in tid) or len(tid) > 32:
-        return conn.respond(404, "no such event\n")
+        return response(404, "no such event\n")
     try:
         host = await tournaments.get(tid)
     except StoreError:
-        return conn.respond(503, "the server cannot reach its data right now\n")
+        return response(503, "the server cannot reach its data right now\n")
     if host is None or host.t.settings is None:
-        return conn.respond(404, "no such event\n")
+        return response(404, "no such event\n")
     t = host.t
     stem = f"kickline-{tid}"
     if what == "event.trf":
-        return _file(conn, trf_text(t), "text/plain; charset=ascii", f"{stem}.trf")
+        return _file(trf_text(t), "text/plain; charset=ascii", f"{stem}.trf")
     if what == "standings.csv":
-        return _file(conn, standings_csv(t), "text/csv; charset=utf-8",
+        return _file(standings_csv(t), "text/csv; charset=utf-8",
                      f"{stem}-standings.csv")
     if what == "pairings.csv":
-        return _file(conn, pairings_csv(t), "text/csv; charset=utf-8", f"{stem}-pairings.csv")
+        return _file(pairings_csv(t), "text/csv; charset=utf-8", f"{stem}-pairings.csv")
     if what in ("standings.json", "pairings.json"):
         data: Any = standings_json(t) if what == "standings.json" else pairings_json(t)
-        return _file(conn, json.dumps(data, separators=(",", ":")) + "\n",
+        return _file(json.dumps(data, separators=(",", ":")) + "\n",
                      "application/json", f"{stem}-{what}")
     if what == "join.svg":
         svg = segno.make(join_link(request, tid), error="m").svg_inline(
             scale=6, border=2, dark="#000", light="#fff")
-        return _file(conn, svg, "image/svg+xml")
+        return _file(svg, "image/svg+xml")
     if what == "sheet.html":
         token = _cookie(request)
         player = await who(token) if token else None
         if player is None or not await tournaments.is_organiser(player):
-            return conn.respond(403, "the entry-link sheet is for the event's organisers: "
+            return response(403, "the entry-link sheet is for the event's organisers: "
                                 "open it from the event's page while signed in\n")
-        return _file(conn, sheet(request, host.t), "text/html; charset=utf-8")
-    return conn.respond(404, "no such export\n")
+        return _file(sheet(request, host.t), "text/html; charset=utf-8")
+    return response(404, "no such export\n")
 
 
 def sheet(request: Request, t: Any) -> str:

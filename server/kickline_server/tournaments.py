@@ -28,10 +28,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import anyio
+from anyio.abc import TaskStatus
 
 from .protocol import BadRequest
-from .store import StoreError, StoreUnavailable, pack, unpack
+from .store import LogConflict, StoreError, StoreUnavailable, pack, unpack
 from .tournament import Draw, PairingInput, Refused, Tournament
+from .tournament.deadlines import due_forfeits
+from .tournament.deadlines import start_by as no_show_deadline
 from .tournament.export import status, view
 from .tournament.swiss import GacruxPairer
 
@@ -46,6 +49,7 @@ class TournamentLimits:
     retry_min: float = 0.05
     retry_max: float = 2.0
     retries: int = 8  # a store write retried this often before the command fails
+    no_show_check: float = 5.0  # seconds between checks for no-shows without a match
 
 
 class MatchMaker(Protocol):
@@ -75,6 +79,8 @@ class EventStore(Protocol):
 
     async def tournament_events(self, tid: str) -> list[bytes]: ...
 
+    async def tournament_length(self, tid: str) -> int: ...
+
     async def organisers(self) -> set[str]: ...
 
 
@@ -92,9 +98,16 @@ class _Ask:
 
 @dataclass(frozen=True, slots=True)
 class _Given:
-    draw: Draw
+    """The second pass: the draw computed outside, or the pairer's refusal (which the
+    command may answer itself: a withdrawal keeps the draft when no re-pairing exists)."""
+
+    draw: Draw | None
+    refused: Refused | None = None
 
     def pair(self, inp: PairingInput) -> Draw:
+        if self.refused is not None:
+            raise self.refused
+        assert self.draw is not None
         return self.draw
 
 
@@ -132,32 +145,51 @@ class Host:
         self.changed = changed
         self.lock = anyio.Lock()
         self.pairing = False  # a Swiss pairing is running (shown on the screens)
+        # Boards (round, board) whose match could not be made: the periodic check
+        # tries again (after a restart, ``reconcile`` makes every missing match).
+        self.unmade: set[tuple[int, int]] = set()
 
     async def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
         async with self.lock:
             cmd = {**cmd, "at": self.clock()}
-            cur = self.t.current()
-            if (cmd.get("op") == "start" and cmd.get("role") == "organiser" and cur is not None
-                    and cur.status == "live" and cmd.get("round") == cur.number):
-                # "Start" again on a started round makes whatever matches are missing
-                # (a match the server could not make at the time): idempotent.
-                await self.make_matches([b.number for b in cur.boards], cur.number)
-                return {"round": cur.number}
             try:
-                events, reply = self.t.handle(cmd, _Ask())
-            except _NeedsPairing as need:
-                self.pairing = True
-                self._changed()
-                try:
-                    draw = await anyio.to_thread.run_sync(self.pairer.pair, need.inp)
-                finally:
-                    self.pairing = False
-                events, reply = self.t.handle(cmd, _Given(draw))
-            if events:
-                await self._persist(events)
-                await self._act(events)
-                self._changed()
-            return reply
+                return await self._decide(cmd)
+            except LogConflict as exc:
+                # Another process wrote to this event first (several processes on one
+                # Redis): read it back and decide the command again, on what is stored.
+                log.info("tournament %s: %s; deciding again", self.t.id, exc)
+                await self.reload()
+            try:
+                return await self._decide(cmd)
+            except LogConflict:
+                await self.reload()
+                raise Refused("busy", "this event changed meanwhile; try again") from None
+
+    async def _decide(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        cur = self.t.current()
+        if (cmd.get("op") == "start" and cmd.get("role") == "organiser" and cur is not None
+                and cur.status == "live" and cmd.get("round") == cur.number):
+            # "Start" again on a started round makes whatever matches are missing
+            # (a match the server could not make at the time): idempotent.
+            await self.make_matches([b.number for b in cur.boards], cur.number)
+            return {"round": cur.number}
+        try:
+            events, reply = self.t.handle(cmd, _Ask())
+        except _NeedsPairing as need:
+            self.pairing = True
+            self._changed()
+            try:
+                given = _Given(await anyio.to_thread.run_sync(self.pairer.pair, need.inp))
+            except Refused as exc:
+                given = _Given(None, exc)
+            finally:
+                self.pairing = False
+            events, reply = self.t.handle(cmd, given)
+        if events:
+            await self._persist(events)
+            await self._act(events)
+            self._changed()
+        return reply
 
     def _changed(self) -> None:
         if self.changed is not None:
@@ -202,14 +234,67 @@ class Host:
                 await self.make_matches([b[0] for b in e["boards"]], e["round"])
             elif kind == "result" and e.get("stop"):
                 await self.maker.stop(e["stop"])
+            elif kind == "claimed":
+                await self._claimed_mid_round(e["pid"])
+
+    async def _claimed_mid_round(self, pid: int) -> None:
+        """A roster line claimed while its round is live: its board gets its match now
+        (it had none: nobody could sit in the seat)."""
+        cur = self.t.current()
+        board = cur.board_of(pid) if cur is not None and cur.status == "live" else None
+        if cur is None or board is None or board.match is None or board.result is not None:
+            return
+        try:
+            await self.make_matches([board.number], cur.number)
+        except Refused as exc:  # the claim is saved; the organiser's start retries
+            log.warning("tournament %s: %s", self.t.id, exc.message)
+
+    async def catch_up(self) -> None:
+        """Read the event back if its stored log has moved on from this copy (another
+        process on the same Redis wrote to it), and tell this process's watchers."""
+        if await self.store.tournament_length(self.t.id) == self.t.version:
+            return
+        async with self.lock:
+            await self.reload()
+        self._changed()
+
+    async def overdue(self) -> None:
+        """Make the matches that could not be made before (the store was down); then
+        forfeit the boards the no-show rule decides without a match (a roster line
+        nobody claimed): ``deadlines.due_forfeits``. The command id names the board,
+        so a check repeated, or redone after a restart, records it once."""
+        if not self.unmade and not due_forfeits(self.t, self.clock()):
+            return
+        # Something to do (rarely): first read the event back from the store, so a
+        # copy another process has moved on from never writes over its log.
+        async with self.lock:
+            await self.reload()
+        cur = self.t.current()
+        unmade = sorted(n for r, n in self.unmade if cur is not None and r == cur.number)
+        self.unmade = set()
+        if unmade and cur is not None and cur.status == "live":
+            try:
+                async with self.lock:
+                    await self.make_matches(unmade, cur.number)
+            except Refused as exc:
+                log.info("tournament %s: %s", self.t.id, exc.message)
+        for rnd, num, absent in due_forfeits(self.t, self.clock()):
+            try:
+                await self.command({"op": "forfeit", "id": f"no_show/{rnd}/{num}",
+                                    "role": "system", "by": None, "round": rnd,
+                                    "board": num, "absent": absent})
+            except Refused as exc:  # decided meanwhile, or the store is down: next time
+                log.info("tournament %s: no-show of round %d board %d not recorded: %s",
+                         self.t.id, rnd, num, exc.message)
 
     async def make_matches(self, boards: Sequence[int], rnd_no: int) -> None:
         """Create the matches of ``boards`` (idempotent: an existing match is kept)."""
         s = self.t.s
         rnd = self.t.round(rnd_no)
         # The no-show window runs from when the match exists: a match made late (after a
-        # restart, or a failure) gives its players the whole window too.
-        start_by = self.clock() + s.no_show_minutes * 60
+        # restart, or a failure) gives its players the whole window too, up to the
+        # round's deadline.
+        start_by = no_show_deadline(self.t, rnd, self.clock())
         sem = anyio.Semaphore(self.limits.create_concurrency)
         organisers = sorted(await self.store.organisers())  # they may watch every board
 
@@ -232,8 +317,10 @@ class Host:
                         meta={"tournament": {"id": self.t.id, "name": s.name,
                                              "round": rnd_no, "board": num},
                               "organisers": organisers})
+                    self.unmade.discard((rnd_no, num))
                 except (StoreError, BadRequest, ValueError) as exc:
                     failed.append(num)
+                    self.unmade.add((rnd_no, num))
                     log.warning("tournament %s: the match of round %d board %d could not be "
                                 "made (%s); the organiser's start retries it", self.t.id,
                                 rnd_no, num, getattr(exc, "message", exc))
@@ -368,7 +455,28 @@ class Tournaments:
             if host is not None:
                 await host.reconcile()
                 n += 1
+        await self.overdue()
         return n
+
+    async def run(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        """Check the live events' no-shows that no match decides, every
+        ``limits.no_show_check`` seconds, for as long as the server runs."""
+        task_status.started()
+        while True:
+            await anyio.sleep(self.limits.no_show_check)
+            await self.overdue()
+
+    async def overdue(self) -> None:
+        for host in list(self.hosts.values()):
+            if host.t.settings is None or host.t.finished:
+                continue
+            try:
+                await host.catch_up()
+                await host.overdue()
+                if host.t.finished:
+                    await self.store.finish_tournament(host.t.id)
+            except StoreError as exc:  # the next check tries again
+                log.warning("tournament %s: no-show check failed: %s", host.t.id, exc)
 
     async def get(self, tid: str) -> Host | None:
         """The event's host, loaded from the store the first time it is asked for."""
@@ -422,7 +530,9 @@ class Tournaments:
         host = await self.get(tid)
         if host is None:
             raise Refused("not_found", "there is no such event")
-        reserved = {"op", "id", "by", "role", "at", "seed", "token"} & set(args)
+        # The server fills these in; a claim's token is the one the player sends.
+        reserved = {"op", "id", "by", "role", "at", "seed",
+                    *(() if op == "claim" else ("token",))} & set(args)
         if reserved or op in ("create", "result"):
             raise Refused("bad_field", "that command cannot be sent")
         role = "organiser" if await self.is_organiser(account) else "player"

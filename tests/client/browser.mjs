@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { layoutProblems } from "./fit.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(path.join(ROOT, "client", "package.json"));
@@ -28,8 +29,11 @@ const PHONE_844 = { ...PHONE, viewport: { width: 390, height: 844 } };
 let seed = 12345;
 const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
 
+// Every screenshot also checks the screen fits the phone's width (tests/client/fit.mjs).
+const layout = [];
 async function shot(page, name) {
   await page.screenshot({ path: path.join(shotDir, `${name}.png`), fullPage: false });
+  layout.push(...await layoutProblems(page, name));
 }
 
 // Names are unique on a server: each run's players get a suffix of their own.
@@ -41,9 +45,13 @@ async function setName(page, name, { speed = "instant" } = {}) {
   await page.goto(base + "/sw.js");
   await page.evaluate((speed) => localStorage.setItem("kickline.settings", JSON.stringify({ speed })), speed);
   await page.goto(base + "/");
-  await page.locator("#name").fill(`${name}-${RUN}${++named}`);
+  // Names may be as long as the server allows (20): a long one must fit every screen.
+  const tail = `-${RUN}${++named}`;
+  const full = name.slice(0, 20 - tail.length) + tail;
+  await page.locator("#name").fill(full);
   await page.locator("#save-name").tap();
   await page.waitForFunction(() => window.__kickline.welcome !== null, null, { timeout: 15000 });
+  return full;
 }
 
 async function snapshot(page) {
@@ -157,7 +165,7 @@ async function scenarioVsBot(browser) {
   const page = await ctx.newPage();
   const problems = [];
   page.on("pageerror", (e) => problems.push(String(e)));
-  await setName(page, "Ann");
+  const ann = await setName(page, "Annemarie Longfellow");
   // Advanced mode, so the whole of Part II (blind declarations, pulls, gambits) goes
   // through the UI, the Pyodide preview and the dice check.
   await page.locator('[data-mode="advanced"]').tap();
@@ -183,11 +191,33 @@ async function scenarioVsBot(browser) {
   };
   const n = await autoplay([page], { stopAfter: 12, each });
   await shot(page, "mid-match");
+  // Away from the match (the settings), the top bar leads back to it, and fits with
+  // the long name, "Back to your match" and the other links.
+  await page.evaluate(() => { location.hash = "#/settings"; });
+  await page.waitForSelector("#settings");
+  await shot(page, "settings-during-a-match");
+  await page.locator("#back-to-match").tap();
+  await page.waitForFunction(() => location.hash.startsWith("#/m/") && document.querySelector("#scoreboard"), null, { timeout: 10000 });
   const rest = await autoplay([page], { each });
   const fair = await matchOver(page, "over-vs-bot");
   // The end screen names both players and offers the record, which must verify.
   const end = await page.evaluate(() => ({ final: (document.querySelector("#final-score") || {}).textContent || "", href: (document.querySelector("#download") || {}).getAttribute ? document.querySelector("#download").getAttribute("href") : null }));
-  if (!/Ann-/.test(end.final) || !/bot/i.test(end.final)) problems.push(`end screen score line: ${end.final}`);
+  if (!end.final.includes(ann) || !/bot/i.test(end.final)) problems.push(`end screen score line: ${end.final}`);
+  // One order everywhere (home : visitors): the end screen's line, the scoreboard's
+  // last score and the log's "Full time".
+  const order = await page.evaluate(() => {
+    const m = window.__kickline.match;
+    const v = m.prompt.view;
+    const home = v.home_seat >= 0 ? v.home_seat : 0;
+    const names = (m.prompt.players || []).map((p) => p && p.name);
+    // (After a shootout the score counts its goals too, so "Full time" said less.)
+    const ft = (m.kicks || []).length ? null : m.lines.filter((l) => l.t === "full-time").pop();
+    return { kicks: (m.kicks || []).length, listed: document.querySelectorAll("#kicks li").length, score: v.score, home: names[home], final: document.querySelector("#final-score").textContent.replace(/\s+/g, " ").trim(), ft: ft ? ft.text : null };
+  });
+  const hv = `${order.score[0]} : ${order.score[1]}`;
+  if (!order.final.includes(hv) || (order.home && !order.final.startsWith(order.home))) problems.push(`end screen ${order.final} against the scoreboard's ${order.home} ${hv}`);
+  if (order.kicks !== order.listed) problems.push(`the end screen lists ${order.listed} of the shootout's ${order.kicks} kicks`);
+  if (order.ft && !order.ft.includes(hv)) problems.push(`the log's ${order.ft} against the scoreboard's ${hv}`);
   let recordFile = null;
   if (!end.href) problems.push("no Download the match record link");
   else {
@@ -233,8 +263,8 @@ async function scenarioTwoPlayers(browser) {
   const b = await newContext(browser);
   const pa = await a.newPage();
   const pb = await b.newPage();
-  await setName(pa, "Ann");
-  await setName(pb, "Ben");
+  const ann = await setName(pa, "Ann");
+  const ben = await setName(pb, "Benedikt Vanderbilt");
   await pa.locator("#create").tap();
   await pa.waitForSelector("#waiting #invite-link");
   await pa.waitForFunction(() => /join\/[A-Z0-9]{4,}/.test(document.querySelector("#invite-link").value));
@@ -258,6 +288,10 @@ async function scenarioTwoPlayers(browser) {
   await pc.waitForSelector(".board", { timeout: 20000 });
   const watching = await pc.evaluate(() => ({ seat: window.__kickline.match.seat, panel: document.querySelector("#panel").innerText, hash: location.hash }));
   if (watching.seat !== null || !/watching/i.test(watching.panel) || !watching.hash.startsWith("#/w/")) problems.push(`spectator: ${JSON.stringify(watching)}`);
+  // A spectator reads the players' names, never seats or "your opponent".
+  const seen = await pc.evaluate(() => document.querySelector("#main").innerText);
+  if (!seen.includes(ann) || !seen.includes(ben) || /\bseat \d|opponent|\(you\)/i.test(seen)) problems.push(`the spectator reads: ${seen.slice(0, 400)}`);
+  await axeCheck(pc, "watching a match", problems);
   await shot(pc, "spectator");
   await c.close();
   const rest = await autoplay([pa, pb], { deadline: Date.now() + 240000 });
@@ -588,6 +622,31 @@ async function enter(page, d) {
   throw new Error(`could not enter ${d}`);
 }
 
+// What a screen reader and a curious thumb get from the board: the live region says
+// whose turn it is, the board names the ball's space and every meeple, and tapping a
+// meeple that is not a choice opens its card (no tooltips), which closes back to it.
+async function explainedOnTheBoard(page, problems) {
+  const said = await page.evaluate(() => {
+    const v = window.__kickline.match.prompt.view;
+    return { announce: document.querySelector("#announce").textContent, summary: (document.querySelector(".board > .sr") || {}).textContent || "",
+      ball: v.ball.space, unnamed: [...document.querySelectorAll("#boardbox .m")].filter((b) => !(b.querySelector(".sr") || {}).textContent).length };
+  });
+  if (!/Your turn/.test(said.announce)) problems.push(`the live region says: ${said.announce}`);
+  if (!said.summary.includes(said.ball)) problems.push(`the board's summary lacks the ball's space ${said.ball}: ${said.summary}`);
+  if (said.unnamed) problems.push(`${said.unnamed} meeples have no name for a screen reader`);
+  const other = page.locator("#boardbox .m:not(.pick)").first();
+  const pid = await other.getAttribute("data-pid");
+  await other.tap();
+  await page.waitForSelector("#sheet-title", { timeout: 5000 }).catch(() => problems.push("tapping a meeple opened no card"));
+  const card = await page.evaluate(() => (document.querySelector(".sheet") || {}).innerText || "");
+  if (!/Skills/.test(card) || !/Attack \d/.test(card)) problems.push(`a meeple's card reads: ${card.slice(0, 200)}`);
+  await shot(page, "player-card");
+  await axeCheck(page, "a player's card", problems);
+  await page.locator("#sheet-close").tap();
+  await page.waitForFunction((pid) => !document.querySelector(".sheet") && document.activeElement && document.activeElement.dataset.pid === pid, pid, { timeout: 5000 })
+    .catch(() => problems.push("closing the card did not put the focus back on its meeple"));
+}
+
 // A newcomer: How to play, the tutorial end to end through the UI (every overlay kind
 // appears for its event, the scoreboard stays in view, no decision needs scrolling, axe
 // is clean on each kind of screen), a hidden page gets "your turn" in its title, then the
@@ -623,6 +682,7 @@ async function scenarioNewcomer(browser) {
       await shot(page, `tutorial-${info.frame}`);
       if (frames.size <= 4) await axeCheck(page, `tutorial ${info.frame}`, problems);
       if (info.focus !== "prompt-title") problems.push(`focus after the move is on ${info.focus}, not the new prompt`);
+      if (info.frame === "action") await explainedOnTheBoard(page, problems);
     }
     if (!hiddenChecked && info.frame === "action") {
       // Look away: the next turn shows in the tab's title.
@@ -670,5 +730,6 @@ try {
 } finally {
   await browser.close();
 }
+out.problems = [...(out.problems || []), ...layout];
 console.log(JSON.stringify({ scenario, ...out }));
 process.exit(out.problems && out.problems.length ? 1 : 0);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Put sample events into words with the client's lang/en.js and report every line that
 // is missing or shows raw engine fields.  Input on stdin: {"samples": {kind: [{event,
-// view}]}, "static": [kinds]}; output: one JSON object {missing, raw, silent, lines}.
+// view}]}, "static": [kinds], "laws": [law numbers cited], "decisions": [decision kinds]};
+// output: one JSON object {missing, raw, silent, lines, no_law_entry, no_help}.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,7 +12,11 @@ const W = (await import(path.join(ROOT, "client", "src", "lang", "en.js"))).defa
 const input = JSON.parse(readFileSync(0, "utf8"));
 // Raw engine text: player ids, field names, JSON, JavaScript's own placeholders.
 const RAW = /\b[hv][0-8]\b|undefined|NaN|\[object|[{}_]|\bnull\b|\bfrm\b|\bwinner_seat\b|\btrue\b|\bfalse\b/;
-const out = { missing: [], raw: [], silent: {}, lines: {} };
+const out = { missing: [], raw: [], silent: {}, lines: {}, no_law_entry: [], no_help: [] };
+// A law's entry on the rules page is its section ("6.4" for 6.4.3; screens/rules.js).
+const entries = new Set(W.LAWS.flatMap(([, , sections]) => sections.map(([id]) => id)));
+for (const law of input.laws || []) if (!entries.has(law.split(".").slice(0, 2).join("."))) out.no_law_entry.push(law);
+for (const kind of input.decisions || []) if (!W.KIND_HELP[kind]) out.no_help.push(kind);
 for (const k of input.static) if (!(k in W.EVENTS)) out.missing.push(k);
 for (const [kind, list] of Object.entries(input.samples)) {
   if (!(kind in W.EVENTS)) { if (!out.missing.includes(kind)) out.missing.push(kind); continue; }

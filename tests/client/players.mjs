@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { mkdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { layoutProblems } from "./fit.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(path.join(ROOT, "client", "package.json"));
@@ -30,6 +31,7 @@ const uniqueName = (name) => `${name} ${RUN}${++named}`;
 
 async function shot(page, name) {
   await page.screenshot({ path: path.join(shotDir, `${name}.png`), fullPage: false });
+  problems.push(...await layoutProblems(page, name)); // the screen fits the phone's width
 }
 
 const pages = []; // every page opened, for the report when a scenario fails

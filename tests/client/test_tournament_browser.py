@@ -1,5 +1,6 @@
 """The tournament screens in a real browser: an organiser on a phone creates an event,
-two players join by its link, a round is played, the standings show (tournament.mjs).
+two players join (by its link, and by a roster line's entry link), a round is played, the
+standings show (tournament.mjs).
 
 It needs a fresh server of its own: the first account made on a server is its
 organiser, and the other browser tests share one server."""

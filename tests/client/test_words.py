@@ -37,7 +37,17 @@ def static_kinds() -> set[str]:
     return kinds
 
 
-def sample_events(seed: int = 11) -> dict[str, list[dict[str, Any]]]:
+def static_laws() -> set[str]:
+    laws: set[str] = set()
+    for f in RULES.rglob("*.py"):
+        laws |= set(re.findall(r'\bev\(\s*"[a-z][a-z-]*",\s*"([0-9.]+)"', f.read_text()))
+    return laws
+
+
+def sample_events(seed: int = 11, decisions: set[str] | None = None
+                  ) -> dict[str, list[dict[str, Any]]]:
+    """Events by kind from random matches; `decisions` collects every decision kind
+    (the first word of a legal decision) the matches offered."""
     rng = random.Random(seed)
     configs: list[dict[str, Any]] = [{"mode": "training", "board": b} for b in (7, 9)]
     for mode in ("standard", "advanced"):
@@ -54,7 +64,10 @@ def sample_events(seed: int = 11) -> dict[str, list[dict[str, Any]]]:
             if kind == "chance":
                 s, events = kickline.apply_chance(s, rng.choice(kickline.chance(s)[2]))
             else:
-                s, events = kickline.apply(s, seats[0], rng.choice(kickline.legal(s, seats[0])))
+                legal = kickline.legal(s, seats[0])
+                if decisions is not None:
+                    decisions |= {d.split(" ")[0] for d in legal}
+                s, events = kickline.apply(s, seats[0], rng.choice(legal))
             for e in events:
                 got = samples.setdefault(e["t"], [])
                 if len(got) < 3:
@@ -66,16 +79,26 @@ def test_every_event_kind_has_plain_words() -> None:
     if shutil.which("node") is None:
         pytest.skip("needs node")
     kinds = static_kinds()
-    samples = sample_events()
+    decisions: set[str] = set()
+    samples = sample_events(decisions=decisions)
+    laws = static_laws() | {e["event"]["law"] for got in samples.values() for e in got
+                            if e["event"].get("law")}
+    assert len(laws) > 40 and len(decisions) > 25, (laws, decisions)
     assert len(kinds) > 80, kinds  # the scan still finds the engine's events
     assert set(samples) - kinds <= {"deflect"}, set(samples) - kinds  # named through a variable
     done = subprocess.run(["node", str(ROOT / "tests" / "client" / "narrate_check.mjs")],
-                          input=json.dumps({"samples": samples, "static": sorted(kinds)}),
+                          input=json.dumps({"samples": samples, "static": sorted(kinds),
+                                            "laws": sorted(laws),
+                                            "decisions": sorted(decisions)}),
                           capture_output=True, text=True, timeout=60, check=True)
     out = json.loads(done.stdout)
     assert out["missing"] == [], f"event kinds with no words: {out['missing']}"
     assert out["raw"] == [], "lines with raw engine fields:\n" + "\n".join(
         f"{r['kind']}: {r['text']}" for r in out["raw"])
+    # "Why did that happen?": every law an event cites opens its entry on the rules page.
+    assert out["no_law_entry"] == [], f"laws cited with no rules entry: {out['no_law_entry']}"
+    # Every decision kind says in one line what it does and costs.
+    assert out["no_help"] == [], f"decision kinds with no explanation: {out['no_help']}"
     assert set(out["silent"]) <= SILENT, set(out["silent"]) - SILENT
     # The samples cover nearly every kind, so the words were really exercised.
     assert len(out["lines"]) >= len(kinds) - 6, sorted(kinds - set(out["lines"]))

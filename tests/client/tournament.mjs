@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The tournament screens in a real browser (Debian's Chromium, phone viewport, touch):
-// an organiser creates an event, two players join by its link, the organiser pairs and
+// an organiser creates an event, two players join (one by the event's open link, one by
+// the entry link of a roster line the organiser entered), the organiser pairs and
 // starts round 1, both players are told their match is ready and open it, the match is
 // played (a few decisions, then a resignation), and the standings show the result on
 // the organiser's phone and on the big standings page.  axe checks every event screen.
@@ -13,6 +14,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { mkdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { layoutProblems } from "./fit.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(path.join(ROOT, "client", "package.json"));
@@ -30,6 +32,7 @@ const problems = [];
 
 async function shot(page, name) {
   await page.screenshot({ path: path.join(shotDir, `${name}.png`), fullPage: false });
+  problems.push(...await layoutProblems(page, name)); // the screen fits the phone's width
 }
 
 async function axe(page, where) {
@@ -79,11 +82,20 @@ try {
   await axe(po, "event info");
   await shot(po, "event-info");
 
-  // Two players open the join link on their phones and join.
+  // The organiser enters Quy on the roster: the line's entry link is on the Run tab.
+  await po.goto(`${base}/#/e/${id}/run`);
+  await po.locator("form.add-line input[name=name]").fill(`Quy${RUN}`);
+  await po.locator("form.add-line button[type=submit]").tap();
+  const lineLink = po.locator(`.plist li:has-text("Quy${RUN}") button.link`);
+  await lineLink.waitFor({ timeout: 10000 });
+  const entryLink = ((await lineLink.textContent()) || "").trim();
+  if (!entryLink.includes(`/#/ej/${id}/`)) problems.push(`entry link ${entryLink}`);
+
+  // Pia opens the event's join link on her phone, Quy his entry link; both join.
   const players = [];
-  for (const name of ["Pia", "Quy"]) {
+  for (const [name, url] of [["Pia", link], ["Quy", entryLink]]) {
     const p = await person(browser, name);
-    await p.page.goto(link);
+    await p.page.goto(url);
     await p.page.locator("#ej-go").tap();
     await p.page.waitForFunction(() => location.hash.endsWith("/info"), null, { timeout: 15000 });
     await p.page.waitForSelector("text=You are in this event.", { timeout: 10000 });

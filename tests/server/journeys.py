@@ -1,4 +1,5 @@
-"""Journeys the end-to-end tests share: pairing two players, a match outliving its server."""
+"""Journeys the end-to-end tests share: pairing two players, a match outliving its server,
+matches opened on one server and finished by bots through others."""
 
 from __future__ import annotations
 
@@ -55,3 +56,41 @@ def play_of(over: dict[str, Any]) -> list[list[Any]]:
     log = over["log"]
     return [[(e["d"], e["by"]) for e in log if e["k"] == "d" and e["s"] == s]
             for s in (0, 1)] + [[e["o"] for e in log if e["k"] == "c"]]
+
+
+async def opening(url: str, client: Any, k: int, game: dict[str, Any]) -> tuple[str, str, str]:
+    """Match ``k`` made on ``url`` by two players quick-matching; seat 0 plays
+    ``sprint``.  Returns (match, seat 0's token, seat 1's token)."""
+    async with client(url) as a, client(url) as b:
+        wa, wb = await a.hello(f"a{k}"), await b.hello(f"b{k}")
+        m, p = await quick_match(a, b, game)
+        await a.send({"t": "decide", "id": "x", "match": m["match"], "version": p["version"],
+                      "decision": "sprint"})
+        await a.expect("ack", re="x")
+    return m["match"], wa["token"], wb["token"]
+
+
+async def finish(urls: tuple[str, str], opened: list[tuple[str, str, str]],
+                 game: dict[str, Any], during: Any = None) -> list[dict[int, Any]]:
+    """Bots finish the ``opened`` matches, seat 0 through ``urls[0]``, seat 1 through
+    ``urls[1]`` (seeded by match and seat); ``during(states)`` runs meanwhile.  Returns
+    each match's ``over`` messages by seat."""
+    from kickline_server.botclient import BotState, play
+
+    results: list[dict[int, Any]] = [{} for _ in opened]
+    states = []
+    with anyio.fail_after(120):
+        async with anyio.create_task_group() as tg:
+            for k, (mid, ta, tb) in enumerate(opened):
+                for seat, (token, url) in enumerate(((ta, urls[0]), (tb, urls[1]))):
+                    st = BotState(token=token, match=mid, seat=seat)
+                    states.append(st)
+
+                    async def one(k: int = k, seat: int = seat, url: str = url,
+                                  st: BotState = st) -> None:
+                        results[k][seat] = await play(url, state=st, seed=f"{k}:{seat}",
+                                                      **game)
+                    tg.start_soon(one)
+            if during is not None:
+                await during(states)
+    return results

@@ -3,6 +3,7 @@ with ``retry_after``, and nothing done."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from pathlib import Path
 from typing import Any
@@ -176,6 +177,24 @@ async def test_guessing_codes_locks_the_guesser_out(serve: Any, server_config: A
         assert (await mallory.expect("error", re=6))["code"] == "locked_out"
 
 
+async def test_a_guesser_changing_identities_is_locked_out_by_address(
+    serve: Any, server_config: Any, client: Any
+) -> None:
+    budgets = Budgets(code_misses_per_minute=100, code_misses_per_minute_per_address=3)
+    async with serve(server_config(budgets=budgets)) as url, client(url) as a, \
+            client(url) as m1, client(url) as m2:
+        await a.hello("a")
+        await a.send({"t": "create", "id": 1, **TOY, "private": True})
+        code = (await a.expect("ack", re=1))["code"]
+        for i, m in enumerate((m1, m1, m2, m2)):  # two identities, one address
+            if i % 2 == 0:
+                await m.hello(f"m{i}")
+            await m.send({"t": "join", "id": i, "code": f"WRONG{i}"})
+            assert (await m.expect("error", re=i))["code"] == "not_found"
+        await m2.send({"t": "join", "id": 9, "code": code})
+        assert (await m2.expect("error", re=9))["code"] == "locked_out"
+
+
 async def test_watch_requests_per_minute(serve: Any, server_config: Any, client: Any
                                          ) -> None:
     async with serve(server_config(budgets=Budgets(watches_per_minute=2))) as url, \
@@ -291,3 +310,82 @@ def test_the_systemd_unit_raises_the_file_descriptor_limit() -> None:
     unit = (Path(__file__).parents[2] / "deploy" / "kickline.service").read_text()
     limit = [line for line in unit.splitlines() if line.startswith("LimitNOFILE=")]
     assert limit and int(limit[0].split("=")[1]) >= 16384
+
+
+async def test_a_club_of_forty_behind_one_address_gets_through_a_tournament_evening(
+    serve: Any, server_config: Any, client: Any
+) -> None:
+    """The defaults against a club's evening (docs/SECURITY.md, "A club behind one
+    address"): 40 players on one address, each warming up against a bot and leaving that
+    match running; three rounds of 20 boards made by the server (a tournament's); then
+    20 friendlies made by invite code, each joiner mistyping the code once first."""
+    lobbies: list[Any] = []
+    async with serve(server_config(), on_lobby=lobbies.append) as url, \
+            contextlib.AsyncExitStack() as stack:
+        lobby = lobbies[0]
+        players = [await stack.enter_async_context(client(url)) for _ in range(40)]
+        who = []
+        for i, p in enumerate(players):  # 40 new identities and 40 websockets at once
+            w = await p.hello(f"club{i}")
+            assert w["t"] == "welcome", w
+            who.append((w["player"], w["name"]))
+        for p in players:  # each leaves a bot match running
+            await p.send({"t": "create", "id": "bot", **TOY, "bot": "random"})
+        for p in players:
+            await acked(p, "bot")
+        for rnd in range(3):  # a tournament's boards: made by the server
+            boards = [await lobby.reserve((who[2 * b + rnd % 2], who[2 * b + 1 - rnd % 2]),
+                                          config=TOY["config"], game="toy",
+                                          meta={"tournament": {"id": "club", "round": rnd}})
+                      for b in range(20)]
+            for i, p in enumerate(players):
+                await p.send({"t": "open", "id": f"r{rnd}", "match": boards[i // 2]})
+            for p in players:
+                await acked(p, f"r{rnd}")
+            for mid in boards:
+                await lobby.cancel(mid)
+        hosts, guests = players[:20], players[20:]
+        for p in hosts:
+            await p.send({"t": "create", "id": "f", **TOY, "private": True})
+        codes = [(await acked(p, "f"))["code"] for p in hosts]
+        for j, (p, code) in enumerate(zip(guests, codes, strict=True)):
+            await p.send({"t": "join", "id": "typo", "code": code[::-1]})
+            assert (await p.expect("error", re="typo"))["code"] == "not_found"
+            await p.send({"t": "join", "id": "f", "code": code})
+            assert (await acked(p, "f"))["seat"] == 1, j
+        # What the address holds and has spent: the players' 60 matches; the 60 boards
+        # the server made count against neither.
+        assert len(lobby._holding("a:127.0.0.1")) == 60
+        spent = Budgets().creates_per_hour_per_address - lobby._creates_by_address.\
+            _buckets["127.0.0.1"].tokens
+        assert 55 < spent <= 60
+
+
+
+async def test_a_tournaments_board_is_not_held_after_a_restart_either(
+    serve: Any, server_config: Any, client: Any
+) -> None:
+    lobbies: list[Any] = []
+    config = server_config()
+    async with serve(config, on_lobby=lobbies.append) as url, client(url) as a, \
+            client(url) as b:
+        wa, wb = await a.hello("a"), await b.hello("b")
+        mid = await lobbies[0].reserve(((wa["player"], wa["name"]), (wb["player"], wb["name"])),
+                                       config=TOY["config"], game="toy",
+                                       meta={"tournament": {"id": "t", "round": 1}})
+        for c, re in ((a, "oa"), (b, "ob")):
+            await c.send({"t": "open", "id": re, "match": mid})
+            await acked(c, re)
+    async with serve(config, on_lobby=lobbies.append):
+        lobby = lobbies[1]
+        assert lobby.actors[mid].core.status == "playing"  # resumed, its seats taken
+        assert lobby._holding(f"p:{wa['player']}") == []
+        assert lobby._holding(f"p:{wb['player']}") == []
+
+async def acked(c: Any, re: str) -> dict[str, Any]:
+    """The answer to request ``re``, which must be an ``ack`` (a refusal fails here)."""
+    while True:
+        msg: dict[str, Any] = await c.recv()
+        if msg.get("re") == re:
+            assert msg["t"] == "ack", msg
+            return msg

@@ -13,7 +13,7 @@ from typing import Any
 import anyio
 import pytest
 import redis.asyncio as aioredis
-from journeys import play_of, quick_match
+from journeys import finish, opening, play_of, quick_match
 
 from kickline_server.actor import ActorLimits
 from kickline_server.app import run_server
@@ -274,3 +274,102 @@ async def test_the_status_page_lists_every_process_on_the_redis(
                 await anyio.sleep(0.5)
     assert got["node"] in got["processes"] and got["store"]["kind"] == "redis"
     assert all("pid" in p and "matches" in p for p in got["processes"].values())
+
+
+async def test_players_on_different_processes_quick_match_and_see_one_lobby_list(
+    serve: Any, server_config: Any, redis_url: str, key_prefix: str, tmp_path: Path,
+    client: Any
+) -> None:
+    first = server_config(**shared(redis_url, key_prefix, ttl=15.0))
+    second = replace(first, data_dir=tmp_path / "second")
+    async with serve(first) as url_a, serve(second) as url_b:
+        # Casual: a waits on A; b, on B, pairs with a; they play to the end.
+        results: dict[str, Any] = {}
+        with anyio.fail_after(60):
+            async with anyio.create_task_group() as tg:
+                async def one(key: str, url: str, queued: Any = None) -> None:
+                    results[key] = await play(url, how="quick", seed=key, **TOY,
+                                              on_queued=queued)
+                tg.start_soon(one, "a", url_a, lambda _: tg.start_soon(one, "b", url_b))
+        a, b = results["a"], results["b"]
+        assert a["match"] == b["match"] and a["result"] == b["result"]
+        assert a["result"]["reason"] == "played"
+
+        async with client(url_b) as c, client(url_a) as d, client(url_a) as e:
+            for x, name in ((c, "c"), (d, "d"), (e, "e")):
+                await x.hello(name)
+            # Rated, the other way round: c waits on B, and is counted on A.
+            await c.send({"t": "quick", "id": 1, "rated": True, **TOY})
+            assert (await c.expect("ack", re=1))["queued"] is True
+            await e.send({"t": "queues", "id": 2, **TOY})
+            assert (await e.expect("ack", re=2))["waiting"] == {"casual": 0, "rated": 1}
+            await d.send({"t": "quick", "id": 1, "rated": True, **TOY})
+            assert (await d.expect("ack", re=1))["queued"] is False
+            md, mc = await d.expect("matched"), await c.expect("matched")
+            assert md["match"] == mc["match"] and md["rated"] is mc["rated"] is True
+            assert (mc["seat"], md["seat"]) == (0, 1)  # c waited longer
+            await c.expect("prompt", status="playing")
+            await e.send({"t": "queues", "id": 3, **TOY})
+            assert (await e.expect("ack", re=3))["waiting"] == {"casual": 0, "rated": 0}
+
+            # One lobby list: a public match made on A is listed on B, waiting, then
+            # live once a player on B joins it.
+            await e.send({"t": "create", "id": 4, **TOY})
+            made = await e.expect("ack", re=4)
+
+            async def listed(kind: str) -> dict[str, Any]:
+                with anyio.fail_after(10):
+                    n = 0
+                    while True:
+                        n += 1
+                        await c.send({"t": "list", "id": f"l{n}", "game": "toy"})
+                        got = await c.expect("ack", re=f"l{n}")
+                        hit = [m for m in got[kind] if m["match"] == made["match"]]
+                        if hit:
+                            return hit[0]
+                        await anyio.sleep(0.05)  # its process republishes every tick
+
+            assert (await listed("matches"))["code"] == made["code"]
+        async with client(url_b) as f, client(url_b) as c:
+            await f.hello("f")
+            await c.hello("c")
+            await f.send({"t": "join", "id": 5, "code": made["code"]})
+            await f.expect("ack", re=5)
+            assert (await listed("live"))["players"][1].startswith("f-")
+
+
+async def test_a_redis_restarted_under_load_loses_no_match_of_two_processes(
+    serve: Any, server_config: Any, redis_proc: Any, key_prefix: str, client: Any,
+    tmp_path: Path
+) -> None:
+    game = TOY
+    # The uninterrupted run: one server, the same dice and bot seeds.
+    async with serve(server_config(fixed_seed=SEED)) as url:
+        opened = [await opening(url, client, k, game) for k in range(2)]
+        expected = await finish((url, url), opened, game)
+
+    first = server_config(**shared(redis_proc.url, key_prefix, ttl=15.0))
+    first = replace(first, data_dir=tmp_path / "first")
+    second = replace(first, data_dir=tmp_path / "second")
+    restarted: list[int] = []
+    async with serve(first) as url_a, serve(second) as url_b:
+        # One match run by each process; every match has a player on each.
+        opened = [await opening(url, client, k, game) for k, url in enumerate((url_a, url_b))]
+
+        async def restart_redis(states: list[Any]) -> None:
+            while min(st.decisions for st in states) < 3:  # every match under way
+                await anyio.sleep(0.01)
+            await anyio.to_thread.run_sync(redis_proc.restart)  # SIGKILL, then start
+            restarted.append(1)
+            states_seen.extend(states)
+
+        states_seen: list[Any] = []
+        got = await finish((url_a, url_b), opened, game, restart_redis)
+    assert restarted
+    # Mid-play: the routed players lost their route and came back.
+    assert sum(st.reconnects for st in states_seen) > 0
+    for k in range(2):
+        assert got[k][0]["match"] == got[k][1]["match"] == opened[k][0]
+        assert got[k][0]["result"] == got[k][1]["result"] == expected[k][0]["result"]
+        assert got[k][0]["result"]["reason"] == "played"
+        assert play_of(got[k][0]) == play_of(expected[k][0])

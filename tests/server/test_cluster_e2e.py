@@ -17,9 +17,9 @@ from typing import Any
 
 import anyio
 import pytest
-from journeys import play_of, quick_match
+from journeys import finish, opening, play_of
 
-from kickline_server.botclient import BotState, play
+from kickline_server.botclient import BotState
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
@@ -48,38 +48,6 @@ def ready(port: int, proc: subprocess.Popen[bytes]) -> None:
     raise RuntimeError("a server did not become ready")
 
 
-async def opening(url: str, client: Any, k: int) -> tuple[str, str, str]:
-    """Match ``k`` made on ``url``; seat 0 plays sprint.  Returns (match, tokens...)."""
-    async with client(url) as a, client(url) as b:
-        wa, wb = await a.hello(f"a{k}"), await b.hello(f"b{k}")
-        m, p = await quick_match(a, b, TOY)
-        await a.send({"t": "decide", "id": "x", "match": m["match"], "version": p["version"],
-                      "decision": "sprint"})
-        await a.expect("ack", re="x")
-    return m["match"], wa["token"], wb["token"]
-
-
-async def finish(urls: tuple[str, str], opened: list[tuple[str, str, str]],
-                 during: Any = None) -> list[dict[str, Any]]:
-    results: list[dict[str, Any]] = [{} for _ in opened]
-    states = []
-    with anyio.fail_after(120):
-        async with anyio.create_task_group() as tg:
-            for k, (mid, ta, tb) in enumerate(opened):
-                for seat, (token, url) in enumerate(((ta, urls[0]), (tb, urls[1]))):
-                    st = BotState(token=token, match=mid, seat=seat)
-                    states.append(st)
-
-                    async def one(k: int = k, seat: int = seat, url: str = url,
-                                  st: BotState = st) -> None:
-                        results[k][seat] = await play(url, state=st, seed=f"{k}:{seat}",
-                                                      **TOY)
-                    tg.start_soon(one)
-            if during is not None:
-                await during(states)
-    return results
-
-
 async def test_a_process_killed_under_load_loses_none_of_its_matches(
     redis_proc: Any, client: Any, serve: Any, server_config: Any, tmp_path: Path,
     port: Any
@@ -87,8 +55,8 @@ async def test_a_process_killed_under_load_loses_none_of_its_matches(
     # The uninterrupted run: one in-process server, the same seeds.
     ref_config = server_config(fixed_seed=bytes.fromhex(SEED))
     async with serve(ref_config) as url:
-        opened = [await opening(url, client, k) for k in range(MATCHES)]
-        expected = await finish((url, url), opened)
+        opened = [await opening(url, client, k, TOY) for k in range(MATCHES)]
+        expected = await finish((url, url), opened, TOY)
 
     secret = tmp_path / "secret"
     secret.write_text("one secret for the three processes\n")
@@ -99,14 +67,14 @@ async def test_a_process_killed_under_load_loses_none_of_its_matches(
         for p, proc in zip(ports, procs, strict=True):
             await anyio.to_thread.run_sync(ready, p, proc)
         a, b, c = (f"ws://127.0.0.1:{p}/ws" for p in ports)
-        opened = [await opening(a, client, k) for k in range(MATCHES)]  # run by A
+        opened = [await opening(a, client, k, TOY) for k in range(MATCHES)]  # run by A
 
         async def kill_a(states: list[BotState]) -> None:
             while min(st.decisions for st in states) < 3:  # every match under way
                 await anyio.sleep(0.01)
             procs[0].send_signal(signal.SIGKILL)
 
-        got = await finish((b, c), opened, kill_a)  # players on B and C only
+        got = await finish((b, c), opened, TOY, kill_a)  # players on B and C only
         assert procs[0].wait(timeout=10) == -signal.SIGKILL
     finally:
         for proc in procs:

@@ -548,6 +548,20 @@ def test_a_reserved_match_nobody_finishes_sitting_in_is_a_no_show(
     assert h.finished == result and h.snapshot["ended"] == 100.0
 
 
+def test_a_reserved_match_keeps_its_no_show_deadline_across_a_restart() -> None:
+    # A tournament's no-show rule acts by itself: the deadline is in the match's
+    # snapshot, so a server restarted before (or after) it still forfeits the absent.
+    h = Host(new_core())
+    h.do(Reserve(((A, "Alice"), (B, "Bob")), start_by=100.0))
+    h.do(Sit(0, A, "Alice", conn=1))
+    r = Host(MatchCore.restore(toy.GAME, toy.BOTS, h.snapshot, h.log))
+    r.log, r.snapshot = list(h.log), h.snapshot
+    r.do(Resume(), 150.0)  # back after the deadline passed while it was down
+    assert r.timers == {"expire": 100.0}
+    r.do(TimerFired("expire"), 150.0)
+    assert r.finished == {"winner": 0, "score": None, "reason": "no_show", "seat": 1}
+
+
 def test_resigning_before_anyone_joined_cancels() -> None:
     h = Host(new_core())
     h.do(Sit(0, A, "Alice", conn=1))

@@ -12,8 +12,10 @@ a long run are in docs/SECURITY.md.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import random
+from collections import Counter
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
@@ -22,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kickline_server import toy
+from kickline_server.budgets import Budgets
 from kickline_server.core import (
     Claim,
     Command,
@@ -273,8 +276,13 @@ async def test_random_messages_over_the_wire_are_answered_never_internal(
     rng = random.Random(LONG or 13)
     n = LONG or 150
     print(f"fuzz over the wire: {n} messages")
-    refused: set[str] = set()
-    async with serve(server_config()) as url:
+    refused: Counter[str] = Counter()
+    closes: Counter[int | None] = Counter()
+    # The fuzzer reconnects after every frame that closes its connection: in the long
+    # form thousands of times a minute from one address, past the connection budget
+    # (HTTP 429, which is not what this campaign is about: test_budgets.py is).
+    budgets = dataclasses.replace(Budgets(), connections_per_minute=0)
+    async with serve(server_config(budgets=budgets)) as url:
         async with client(url) as a, client(url) as b:
             await a.hello("a")
             await b.hello("b")
@@ -298,7 +306,10 @@ async def test_random_messages_over_the_wire_are_answered_never_internal(
                         while (got := await fuzzer.recv())["t"] != "pong":
                             if got["t"] == "error":
                                 assert got["code"] != "internal", (msg, got)
-                                refused.add(got["code"])
+                                refused[got["code"]] += 1
                 except ConnectionClosed:
                     assert fuzzer.ws.close_code in DOCUMENTED_CLOSES, fuzzer.ws.close_code
-    assert {"bad_field", "unknown_type"} <= refused  # the stream did reach the refusals
+                    closes[fuzzer.ws.close_code] += 1
+    print(f"answered {sent}, none internal: {sum(refused.values())} refusals "
+          f"{dict(refused.most_common())}; closed {dict(closes)}")
+    assert {"bad_field", "unknown_type"} <= set(refused)  # it did reach the refusals

@@ -228,6 +228,8 @@ async def test_the_downloadable_record_replays(serve: Any, server_config: Any, c
             if token:  # the browser sends our cookie (set by /session)
                 req.add_header("Cookie", f"kickline_token={token}")
             with urllib.request.urlopen(req) as r:
+                # One Content-Type (a second one, text/plain, used to ride along).
+                assert r.headers.get_all("Content-Type") == ["application/json"]
                 return json.loads(r.read())
 
         def fetch() -> Any:

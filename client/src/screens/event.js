@@ -92,7 +92,7 @@ function playersTab(v, id) {
     <ul class="plist">${rows.map((e) => html`<li class=${e.pid === v.you ? "me" : ""} data-pid=${e.pid}>
       <span class="num">${e.number || "–"}</span>
       <span class="who"><b>${e.name}</b><small>${e.rating || T.unrated}${e.team && e.team !== "training" ? ` · ${W.TEAMS[e.team]}` : ""}
-        · ${T.statuses[e.status]}${e.late ? ` · ${T.late}` : ""}${e.claimed ? "" : ` · ${T.unclaimed}`}${e.checked_in && v.status === "registration" ? ` · ${T.checkedIn}` : ""}</small></span>
+        · ${T.statuses[e.status]}${e.annulled ? ` · ${T.annulled}` : ""}${e.late ? ` · ${T.late}` : ""}${e.claimed ? "" : ` · ${T.unclaimed}`}${e.checked_in && v.status === "registration" ? ` · ${T.checkedIn}` : ""}</small></span>
       <a class="btn small" href=${`#/e/${id}/p/${e.pid}`} aria-label=${`${T.card}: ${e.name}`}>${T.card}</a>
     </li>`)}</ul>`;
 }

@@ -23,6 +23,7 @@ function freshForm() {
     shootout_win: "1", shootout_loss: "0", tiebreaks: [...DEFAULT_TB.swiss], rated: false, start_at: "",
     entry_cap: "", open_entry: true, check_in: false, late_entry_until: "", late_byes: "half",
     self_withdraw: true, no_show_minutes: 10, round_minutes: "", decision: 30, bank_minutes: 5,
+    third_place: false, annul_withdrawn: false, no_show_pauses: false,
   };
 }
 let form = freshForm();
@@ -39,7 +40,8 @@ function formFrom(s) {
     entry_cap: s.entry_cap ?? "", open_entry: s.open_entry, check_in: s.check_in,
     late_entry_until: s.late_entry_until ?? "", late_byes: s.late_byes, self_withdraw: s.self_withdraw,
     no_show_minutes: s.no_show_minutes, round_minutes: s.round_minutes ?? "",
-    decision: s.match.decision, bank_minutes: s.match.bank / 60,
+    decision: s.match.decision, bank_minutes: s.match.bank / 60, third_place: !!s.third_place,
+    annul_withdrawn: !!s.annul_withdrawn, no_show_pauses: !!s.no_show_pauses,
     start_at: s.start_at ? new Date(s.start_at * 1000 - new Date().getTimezoneOffset() * 60000).toISOString().slice(0, 16) : "",
   });
   return f;
@@ -48,7 +50,7 @@ function formFrom(s) {
 // What an edit sends: the fields that differ from the event's settings (once round 1
 // is paired, only those the server still lets change).
 const EDITABLE_AFTER_START = ["name", "tiebreaks", "start_at", "entry_cap", "late_entry_until", "late_byes",
-  "open_entry", "self_withdraw", "no_show_minutes", "round_minutes", "rounds"];
+  "open_entry", "self_withdraw", "no_show_minutes", "round_minutes", "rounds", "no_show_pauses"];
 function changes(next, base, started) {
   const out = {};
   for (const [k, v] of Object.entries(next)) {
@@ -67,9 +69,11 @@ export function settingsOf(f) {
     match: { mode: f.mode, board: Number(f.board), teams: f.teams, decision: Number(f.decision) || 30,
       bank: Math.round((Number(f.bank_minutes) || 0) * 60) },
     tiebreaks: f.tiebreaks, rated: f.rated, open_entry: f.open_entry, check_in: f.check_in,
-    late_byes: f.late_byes, self_withdraw: f.self_withdraw, no_show_minutes: Number(f.no_show_minutes) || 10,
+    late_byes: f.late_byes, self_withdraw: f.self_withdraw, no_show_pauses: !!f.no_show_pauses, no_show_minutes: Number(f.no_show_minutes) || 10,
   };
   if (f.format === "swiss") s.rounds = Number(f.rounds) || 5;
+  if (f.format === "knockout") s.third_place = !!f.third_place;
+  if (f.format.endsWith("round_robin")) s.annul_withdrawn = !!f.annul_withdrawn;
   const win = f.preset === "football" ? 3 : 1;
   s.scoring = f.preset === "football"
     ? { win: "3", draw: "1", loss: "0", bye: "3", shootout_win: String(f.shootout_win), shootout_loss: String(f.shootout_loss), forfeit_loss: "0" }
@@ -148,6 +152,8 @@ function newEventView() {
     ${check(T.rated, "ev-rated", "rated")}
     ${check(T.checkInNeeded, "ev-checkin", "check_in")}
     </fieldset>
+    ${f.format === "knockout" ? check(T.thirdPlaceMatch, "ev-third", "third_place") : nothing}
+    ${f.format.endsWith("round_robin") ? check(T.annulWithdrawn, "ev-annul", "annul_withdrawn") : nothing}
     ${f.format === "swiss" ? field(T.rounds, "ev-rounds", html`<input id="ev-rounds" type="number" min="1" max="30" inputmode="numeric" .value=${String(f.rounds)} @input=${set("rounds")}>`) : nothing}
     <h3>${T.tiebreaks}</h3>
     ${tiebreakPicker(f.tiebreaks, (l) => { form.tiebreaks = l; update(); })}
@@ -160,6 +166,7 @@ function newEventView() {
       ${field(T.lateByes, "ev-latebyes", html`<select id="ev-latebyes" @change=${set("late_byes")}><option value="half" ?selected=${f.late_byes === "half"}>${T.half}</option><option value="zero" ?selected=${f.late_byes === "zero"}>${T.zero}</option></select>`)}` : nothing}
     ${field(T.startAt, "ev-start", html`<input id="ev-start" type="datetime-local" .value=${f.start_at} @input=${set("start_at")}>`)}
     ${field(T.noShow, "ev-noshow", html`<input id="ev-noshow" type="number" min="1" max="240" inputmode="numeric" .value=${String(f.no_show_minutes)} @input=${set("no_show_minutes")}>`)}
+    ${check(T.noShowPauses, "ev-noshowpause", "no_show_pauses")}
     ${field(T.roundMinutes, "ev-deadline", html`<input id="ev-deadline" type="number" min="5" inputmode="numeric" .value=${f.round_minutes} @input=${set("round_minutes")}>`)}
     <div class="sticky-actions">
       ${editing ? html`<button class="btn primary wide" type="button" id="ev-save" ?disabled=${!online() || !f.name.trim() || busy("edit")}

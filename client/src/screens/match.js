@@ -38,7 +38,7 @@ const chooser = new Chooser({
   changed: () => update(),
   confirm: (t) => decide(t),
   needsConfirm,
-  info: (ids) => { if (app.match) { app.match.info = cardsInfo(ids); update(); } },
+  info: (ids) => { if (app.match) { app.match.infoFrom = document.activeElement; app.match.info = cardsInfo(ids); update(); } },
   skippable: (kind) => SKIPPABLE.includes(kind) && !!passOf(chooser.legal),
   never: (kind) => {
     const mm = app.match;
@@ -156,19 +156,25 @@ export function draw(extra = nothing, restrict = null) {
   const t = choosing ? chooser.targets() : { players: new Set(), spaces: new Set(), selected: new Set() };
   const boardOpts = { mySide, pickPlayers: t.players, pickSpaces: t.spaces, selected: t.selected, onPick: (v) => chooser.pick(v),
     prev: moment ? null : mm.prevPos, last: moment ? null : mm.lastMove, ctx,
-    onInfo: (id) => { const pl = view.players.find((q) => q.id === id); if (pl) { mm.info = playerInfo(pl, ctx); update(); } } };
-  const closeInfo = () => { mm.info = null; update(); };
+    onInfo: (id) => { const pl = view.players.find((q) => q.id === id); if (pl) { mm.infoFrom = document.activeElement; mm.info = playerInfo(pl, ctx); update(); } } };
+  // Closing the card puts the focus back where it was opened (the meeple, the "About the
+  // cards" button), else on the prompt: never on the page's body.
+  const closeInfo = () => {
+    const from = mm.infoFrom;
+    mm.info = null; mm.infoFrom = null; update();
+    requestAnimationFrame(() => {
+      const back = (from && from.isConnected ? from : null) || document.getElementById("prompt-title") || document.querySelector("#main h2");
+      if (back) { if (!back.matches("button, a, input, [tabindex]")) back.setAttribute("tabindex", "-1"); back.focus({ preventScroll: true }); }
+    });
+  };
   const skip = () => { if (mm.play) mm.play.skip(); };
   let panel;
   if (choosing) panel = chooser.render();
   else if (mm.play) panel = html`<p class="muted" id="status-line">${M.playing}</p><button class="btn" type="button" id="skip-panel" @click=${skip}>${W.UI.overlay.skip}</button>`;
   else panel = html`<p class="muted" id="status-line">${me === null ? M.watching : status || "…"}</p>`;
-  const away = Object.entries(mm.presence).filter(([seat, state]) => Number(seat) !== me && state !== "connected")
-    .map(([, state]) => M.oppAway(state));
   return html`<div class="match-screen${mm.play ? " playing" : ""}${choosing ? " mine" : ""}">
     ${scoreboard(mm, { ...p, view }, { mySide, you: M.you })}
     <p class="status${choosing ? " go sr" : mm.play ? " sr" : ""}" id="status" role="status">${status}</p>
-    ${away.length ? html`<p class="presence">${away.join(" ")}</p>` : nothing}
     ${slot("match-notices", mm)}
     ${extra}
     <div id="boardbox" class="boardbox">${boardView(view, boardOpts)}${overlayView(moment, ctx, skip)}</div>

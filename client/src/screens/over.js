@@ -102,7 +102,9 @@ export function overView(mm) {
   else if (me === null || me === undefined) head = O.wins(names[r.winner] || O.player(r.winner + 1));
   else head = r.winner === me ? O.youWin : O.youLose;
   const hv = r.score_home_visitors || (r.score ? (homeSeat === 0 ? r.score : [r.score[1], r.score[0]]) : null);
-  const reason = O.reasons[r.reason] || r.reason;
+  const watching = me === null || me === undefined;
+  const named = watching && r.seat !== undefined && r.seat !== null && O.reasonsOf[r.reason];
+  const reason = named ? named(names[r.seat] || O.player(r.seat + 1)) : O.reasons[r.reason] || r.reason;
   const record = !o.local && mm.id ? `/record/${encodeURIComponent(mm.id)}.json` : null;
   return html`<section class="over" id="over">
     <h2 id="result">${head}</h2>

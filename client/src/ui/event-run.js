@@ -89,7 +89,7 @@ export function roundBoards(v, id, rnd, manage) {
           ${repairing && repair.boards.has(b.board) ? html`${repairName(v, b.home)} ${repairName(v, b.away)}`
             : editing ? html`${draftName(v, id, rnd, b.home)} <span class="vs">${T.vs}</span> ${draftName(v, id, rnd, b.away)}`
             : html`<b>${nameOf(v, b.home)}</b> <span class="vs">${T.vs}</span> <b>${nameOf(v, b.away)}</b>`}
-          <small class="res">${resultWords(b) || liveWords(b)}${mine ? ` · ${T.yourBoard}` : ""}</small>
+          <small class="res">${rnd.third_place === b.board ? `${T.thirdPlace} · ` : ""}${resultWords(b) || liveWords(b)}${mine ? ` · ${T.yourBoard}` : ""}</small>
         </span>
         ${editing ? html`<button class="btn small" type="button" aria-label=${`${T.flip} ${b.board}`} data-flip=${b.board}
           @click=${() => command(id, "flip", { round: rnd.round, board: b.board })}>${T.flip}</button>` : nothing}
@@ -103,6 +103,16 @@ export function roundBoards(v, id, rnd, manage) {
     })}</ol>
     ${rnd.byes.length ? html`<ul class="byes">${rnd.byes.map((x) => html`<li data-bye=${x.pid}>
       ${editing && x.kind === "pab" ? draftName(v, id, rnd, x.pid) : html`<b>${nameOf(v, x.pid)}</b>`}: ${T.bye[x.kind]}</li>`)}</ul>` : nothing}`;
+}
+
+// What a withdrawal or pause did to the round in hand (the reply says), in words.
+function leftWords(reply, name) {
+  const T = W.UI.events;
+  if (!reply) return;
+  const said = [];
+  if (reply.repaired) said.push(T.leftRepaired(name, reply.repaired));
+  for (const f of reply.forfeited || []) said.push(T.leftForfeited(name, f.round, f.board));
+  if (said.length) flash(said.join(" "));
 }
 
 function rosterPanel(v, id) {
@@ -126,17 +136,17 @@ function rosterPanel(v, id) {
     <a class="btn" href=${ex.sheet} target="_blank" rel="noopener" id="ev-sheet">${T.sheet}</a>
     <ul class="plist">${v.entries.map((e) => html`<li data-pid=${e.pid}>
       <span class="num">${e.number || "–"}</span>
-      <span class="who"><b>${e.name}</b><small>${T.statuses[e.status]}${e.claimed ? "" : ` · ${T.unclaimed}`}${registration && e.checked_in ? ` · ${T.checkedIn}` : ""}</small>
+      <span class="who"><b>${e.name}</b><small>${T.statuses[e.status]}${e.annulled ? ` · ${T.annulled}` : ""}${e.claimed ? "" : ` · ${T.unclaimed}`}${registration && e.checked_in ? ` · ${T.checkedIn}` : ""}</small>
         ${e.token ? html`<small class="small">${T.entryLink}: <button class="link" type="button"
           @click=${() => navigator.clipboard.writeText(joinLink(id, e.token)).then(() => flash(T.copied))}>${joinLink(id, e.token)}</button></small>` : nothing}</span>
       <span class="acts">
         ${registration && !e.checked_in && e.status !== "withdrawn" ? html`<button class="btn small" type="button" data-checkin=${e.pid}
           @click=${() => command(id, "check_in", { pid: e.pid }, `p${e.pid}`)}>${T.checkInPlayer}</button>` : nothing}
         ${e.status === "active" ? html`<button class="btn small" type="button" data-pause=${e.pid}
-          @click=${() => command(id, "pause", { pid: e.pid })}>${T.pausePlayer}</button>` : html`<button class="btn small" type="button"
+          @click=${() => command(id, "pause", { pid: e.pid }).then((r) => leftWords(r, e.name))}>${T.pausePlayer}</button>` : html`<button class="btn small" type="button"
           data-resume=${e.pid} @click=${() => command(id, "resume", { pid: e.pid })}>${T.resumePlayer}</button>`}
         ${e.status !== "withdrawn" ? html`<button class="btn small" type="button" data-withdraw=${e.pid}
-          @click=${() => { if (confirm(`${T.withdrawPlayer}: ${e.name}?`)) command(id, "withdraw", { pid: e.pid }); }}>${T.withdrawPlayer}</button>` : nothing}
+          @click=${() => { if (confirm(`${T.withdrawPlayer}: ${e.name}?`)) command(id, "withdraw", { pid: e.pid }).then((r) => leftWords(r, e.name)); }}>${T.withdrawPlayer}</button>` : nothing}
       </span></li>`)}</ul>`;
 }
 

@@ -24,6 +24,7 @@ from .checks import (
     swiss_only,
 )
 from .errors import Refused
+from .leaving import leave_round
 from .model import REQUESTABLE_BYES
 from .pairer import Pairer
 from .settings import EDITABLE_AFTER_START, Settings
@@ -162,7 +163,23 @@ def check_in(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
     return [{"e": "checked_in", "pid": entry.pid, "checked_in": value, "reply": {}}]
 
 
-def withdraw(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
+def _leaving(t: Tournament, kind: str, pid: int, pairer: Pairer | None) -> list[Event]:
+    """The status event, then what it does to the round in hand (``leaving.py``); the
+    reply says which boards changed."""
+    round_events = leave_round(t, pid, withdrawing=kind == "withdrawn", pairer=pairer)
+    reply: dict[str, Any] = {}
+    for ev in round_events:
+        if ev["e"] == "result":
+            reply.setdefault("forfeited", []).append(
+                {"round": ev["round"], "board": ev["board"]})
+        elif ev["e"] == "pairing_edited":
+            reply["repaired"] = ev["round"]
+    events: list[Event] = [{"e": kind, "pid": pid}, *round_events]
+    events[-1]["reply"] = reply
+    return events
+
+
+def withdraw(t: Tournament, cmd: Command, pairer: Pairer | None) -> list[Event]:
     entry = t.entry(cmd.get("pid"))
     self_or_organiser(cmd, entry)
     if cmd.get("role") != "organiser" and not t.s.self_withdraw:
@@ -170,16 +187,16 @@ def withdraw(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
     if entry.status == "withdrawn":
         raise Refused("withdrawn", f"{entry.name} has already withdrawn")
     not_over(t)
-    return [{"e": "withdrawn", "pid": entry.pid, "reply": {}}]
+    return _leaving(t, "withdrawn", entry.pid, pairer)
 
 
-def pause(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
+def pause(t: Tournament, cmd: Command, pairer: Pairer | None) -> list[Event]:
     entry = t.entry(cmd.get("pid"))
     self_or_organiser(cmd, entry)
     not_over(t)
     if entry.status != "active":
         raise Refused("not_active", f"{entry.name} is not playing now")
-    return [{"e": "paused", "pid": entry.pid, "reply": {}}]
+    return _leaving(t, "paused", entry.pid, pairer)
 
 
 def resume(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:

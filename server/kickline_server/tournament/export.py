@@ -36,11 +36,13 @@ def view(t: Tournament, *, viewer: str | None = None, organiser: bool = False
     only; ``viewer`` (an account) gets ``you``: their own entry's id."""
     s = t.s
     rows = standings_rows(t)
+    annulled = t.annulled()
     entries = []
     for e in sorted(t.entries.values(), key=lambda e: e.pid):
         plain = e.to_plain()
         plain.pop("account")
         plain["claimed"] = e.account is not None
+        plain["annulled"] = e.pid in annulled
         if organiser and e.token:
             plain["token"] = e.token
         entries.append(plain)

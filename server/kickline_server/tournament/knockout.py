@@ -5,7 +5,9 @@ only meet in the final, 1-4 only in the semi-finals, and so on (the usual order:
 4, 5, 2, 7, 3, 6 for eight); the slots past the field are empty, so the top seeds get
 the byes. A tie's winner advances. A drawn result (only an adjudication can draw a
 Kickline match: the shootout decides the rest) goes to the better seed. If both players
-of a tie forfeit, nobody advances and the next round's opponent has a walkover.
+of a tie forfeit, nobody advances and the next round's opponent has a walkover. With
+``third_place``, the final round also has a board for third place between the
+semi-finals' losers (:func:`losers`).
 """
 
 from __future__ import annotations
@@ -72,3 +74,18 @@ def advancing(first: Sequence[int | None], played: Sequence[Round],
 
 def ties(current: Sequence[int | None]) -> list[tuple[int | None, int | None]]:
     return [(current[i], current[i + 1]) for i in range(0, len(current), 2)]
+
+
+def losers(first: Sequence[int | None], played: Sequence[Round],
+           seed: Mapping[int, int]) -> list[int]:
+    """Who lost a tie of the last of ``played`` (on the board, by adjudication or by
+    forfeit; not a bye, and nobody from a double forfeit), in bracket order."""
+    slots = advancing(first, played[:-1], seed)
+    out = []
+    for a, b in ties(slots):
+        if a is None or b is None:
+            continue
+        w = winner(played[-1], a, b, seed)
+        if w is not None:
+            out.append(b if w == a else a)
+    return out

@@ -108,8 +108,38 @@ class Tournament:
         return len(alive) <= 1
 
     def games(self, pid: int) -> list[Game | None]:
-        """``pid``'s rounds in order (``None``: not in the event that round)."""
-        return [game_of(r, pid, self.s.scoring) for r in self.rounds]
+        """``pid``'s rounds in order (``None``: not in the event that round). A game
+        against an annulled player (:meth:`annulled`) is a rest round (``free``); an
+        annulled player has no rounds."""
+        games = [game_of(r, pid, self.s.scoring) for r in self.rounds]
+        gone = self.annulled()
+        if not gone:
+            return games
+        if pid in gone:
+            return [None] * len(games)
+        return [Game(g.round, "free") if g is not None and g.kind == "game"
+                and g.opponent in gone else g for g in games]
+
+    def annulled(self) -> frozenset[int]:
+        """With ``annul_withdrawn`` (round robins): the players who withdrew having
+        played fewer than half their games. Their games count for nobody, as if they
+        had never entered; the boards keep what happened."""
+        s = self.s
+        if not s.annul_withdrawn or not self.rounds:
+            return frozenset()
+        cycles = 2 if s.format == "double_round_robin" else 1
+        scheduled = (len(self.numbered()) - 1) * cycles
+        out = set()
+        for e in self.entries.values():
+            if e.status != "withdrawn" or e.number is None:
+                continue
+            played = 0
+            for r in self.rounds:
+                g = game_of(r, e.pid, s.scoring)
+                played += g is not None and g.played
+            if 2 * played < scheduled:
+                out.add(e.pid)
+        return frozenset(out)
 
     def seed_of(self) -> dict[int, int]:
         return {e.pid: e.number for e in self.numbered() if e.number is not None}
@@ -146,7 +176,9 @@ class Tournament:
         return PairingInput(
             name=s.name, format=s.format, rounds=self.total_rounds(), round=rnd,
             scoring=s.scoring, players=players,
-            games={p.pid: self.games(p.pid) for p in players},
+            # Only the rounds before ``rnd``: a draft of ``rnd`` being paired again
+            # (a player left it) is not history.
+            games={p.pid: self.games(p.pid)[:rnd - 1] for p in players},
             present=frozenset(present), absent=absent,
             forbidden=frozenset(self.forbidden), top_colour=self.top_colour)
 
@@ -268,7 +300,8 @@ def _paired(t: Tournament, e: Event) -> None:
     if "bracket" in e:
         t.bracket = list(e["bracket"])
     boards = [Board(i + 1, h, a) for i, (h, a) in enumerate(e["boards"])]
-    rnd = Round(e["round"], boards, {int(p): k for p, k in e["byes"].items()})
+    rnd = Round(e["round"], boards, {int(p): k for p, k in e["byes"].items()},
+                third=e.get("third_place"))
     for num, result in e.get("forfeits", {}).items():
         rnd.boards[int(num) - 1].result = Result.from_plain(result)
     for entry in t.entries.values():
@@ -282,10 +315,16 @@ def _pairing_edited(t: Tournament, e: Event) -> None:
     rnd.byes = {int(p): k for p, k in e["byes"].items()}
 
 
+def _bye_changed(t: Tournament, e: Event) -> None:
+    t.rounds[e["round"] - 1].byes[e["pid"]] = e["kind"]
+
+
 def _started(t: Tournament, e: Event) -> None:
     rnd = t.rounds[e["round"] - 1]
     rnd.status = "live"
     rnd.started_at = float(e["at"])
+    for num, result in e.get("forfeits", {}).items():
+        rnd.boards[int(num) - 1].result = Result.from_plain(result)
     for num, match in e["matches"].items():
         rnd.boards[int(num) - 1].match = match
 
@@ -324,6 +363,7 @@ APPLIERS = {
     "allowed": _forbidden,
     "paired": _paired,
     "pairing_edited": _pairing_edited,
+    "bye_changed": _bye_changed,
     "started": _started,
     "result": _result,
     "repaired": _repaired,

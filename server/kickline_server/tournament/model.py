@@ -150,6 +150,7 @@ class Round:
     byes: dict[int, str]
     status: str = "draft"
     started_at: float | None = None
+    third: int | None = None  # knockout: the board that plays for third place
 
     @property
     def done(self) -> bool:
@@ -169,7 +170,7 @@ class Round:
 
     def to_plain(self) -> dict[str, Any]:
         return {"round": self.number, "status": "done" if self.done else self.status,
-                "started_at": self.started_at,
+                "started_at": self.started_at, "third_place": self.third,
                 "boards": [b.to_plain() for b in self.boards],
                 "byes": [{"pid": p, "kind": k} for p, k in sorted(self.byes.items())]}
 

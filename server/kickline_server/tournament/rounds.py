@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from . import berger, knockout
 from .checks import Command, Event, integer, not_over, organiser, swiss_only, system_or_organiser
 from .errors import Refused
-from .model import Result, Round
+from .model import Board, Result, Round
 from .pairer import Pairer
 
 if TYPE_CHECKING:
@@ -82,6 +82,16 @@ def _forfeit_if_absent(t: Tournament, boards: list[list[int]], ev: Event) -> Non
         ev["forfeits"] = forfeits
 
 
+def _absent_forfeits(t: Tournament, r: Round) -> dict[str, Any]:
+    """A draft's boards that still hold a player who left (swapped in by hand, or a
+    board kept when no pairing without them existed): forfeits, never matches."""
+    open_boards = [b for b in r.boards if b.result is None]
+    ev: Event = {}
+    _forfeit_if_absent(t, [[b.home, b.away] for b in open_boards], ev)
+    return {str(open_boards[int(i) - 1].number): res
+            for i, res in ev.get("forfeits", {}).items()}
+
+
 def _pair_round_robin(t: Tournament, rnd: int, numbers: Mapping[int, int], ev: Event
                       ) -> None:
     by_number = {n: p for p, n in numbers.items()}
@@ -118,6 +128,13 @@ def _pair_knockout(t: Tournament, rnd: int, numbers: Mapping[int, int], ev: Even
         # Home to whoever has been home less often; the better seed when equal.
         first, second = sorted((a, b), key=lambda p: (home_games[p], numbers[p]))
         boards.append([first, second])
+    if t.s.third_place and len(current) == 2 and rnd >= 2:
+        # The final round: the semi-finals' losers play for third place too.
+        lost = knockout.losers(t.bracket, t.rounds, numbers)
+        if len(lost) == 2:
+            first, second = sorted(lost, key=lambda p: (home_games[p], numbers[p]))
+            boards.append([first, second])
+            ev["third_place"] = len(boards)
     ev["boards"] = boards
     ev["byes"] = byes
     _forfeit_if_absent(t, boards, ev)
@@ -207,10 +224,14 @@ def start(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
     r = t.round(cmd.get("round"))
     if r.status != "draft":
         raise Refused("already_started", f"round {r.number} has already started")
+    forfeits = _absent_forfeits(t, r)
     matches = {str(b.number): match_id(t, r.number, b.number)
-               for b in r.boards if b.result is None}
-    return [{"e": "started", "round": r.number, "at": float(cmd.get("at", 0.0)),
-             "matches": matches, "reply": {"round": r.number}}]
+               for b in r.boards if b.result is None and str(b.number) not in forfeits}
+    ev: Event = {"e": "started", "round": r.number, "at": float(cmd.get("at", 0.0)),
+                 "matches": matches, "reply": {"round": r.number}}
+    if forfeits:
+        ev["forfeits"] = forfeits
+    return [ev]
 
 
 def _live_board(t: Tournament, cmd: Command) -> tuple[int, int]:
@@ -234,8 +255,23 @@ def result(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
     res = Result.from_plain(cmd.get("result"))
     if res.kind == "adjudicated":
         raise Refused("bad_result", "a match's own result is played or forfeit")
-    return [{"e": "result", "round": rnd, "board": num, "result": res.to_plain(),
-             "reply": {"round": rnd, "board": num}}]
+    ev: Event = {"e": "result", "round": rnd, "board": num, "result": res.to_plain()}
+    return _with_no_show_pauses(t, board, res, ev, {"round": rnd, "board": num})
+
+
+def _with_no_show_pauses(t: Tournament, board: Board, res: Result, ev: Event,
+                         reply: dict[str, Any]) -> list[Event]:
+    """``ev`` (a board's result), then, with ``no_show_pauses`` and a forfeit the
+    server decided (nobody came), a pause for each player who did not come: they sit
+    out the next rounds until they, or the organiser, say they are back (``resume``),
+    instead of being paired again and kept waited for."""
+    events = [ev]
+    if t.s.no_show_pauses and res.kind == "forfeit":
+        for side, pid in (("home", board.home), ("away", board.away)):
+            if res.winner != side and t.entries[pid].status == "active":
+                events.append({"e": "paused", "pid": pid, "no_show": True})
+    events[-1]["reply"] = reply
+    return events
 
 
 def forfeit(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
@@ -249,11 +285,14 @@ def forfeit(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:
         raise Refused("bad_field", "absent is home, away or both")
     winner = None if absent == "both" else ("away" if absent == "home" else "home")
     res = Result("forfeit", winner)
-    ev: Event = {"e": "result", "round": rnd, "board": num, "result": res.to_plain(),
-                 "reply": {"round": rnd, "board": num, "match": board.match}}
-    if cmd.get("role") == "organiser" and board.match:
-        ev["stop"] = board.match  # the host ends the match the organiser decided
-    return [ev]
+    ev: Event = {"e": "result", "round": rnd, "board": num, "result": res.to_plain()}
+    reply = {"round": rnd, "board": num, "match": board.match}
+    if cmd.get("role") == "organiser":
+        if board.match:
+            ev["stop"] = board.match  # the host ends the match the organiser decided
+        ev["reply"] = reply
+        return [ev]
+    return _with_no_show_pauses(t, board, res, ev, reply)
 
 
 def adjudicate(t: Tournament, cmd: Command, _: Pairer | None) -> list[Event]:

@@ -43,7 +43,7 @@ MAX_ENTRIES = 2_000
 
 EDITABLE_AFTER_START = frozenset({
     "name", "tiebreaks", "start_at", "entry_cap", "late_entry_until", "late_byes", "open_entry",
-    "self_withdraw", "no_show_minutes", "round_minutes", "rounds",
+    "self_withdraw", "no_show_minutes", "round_minutes", "rounds", "no_show_pauses",
 })
 """What an organiser may still change once round 1 is paired: nothing that changes the
 games already played or how they score."""
@@ -107,6 +107,9 @@ class Settings:
     no_show_minutes: float = 10  # a seat still empty this long after the start forfeits
     round_minutes: int | None = None  # the round's deadline after its start
     unrated_rating: int = 1500  # rating performance counts an unrated opponent at this
+    third_place: bool = False  # knockout: the semi-finals' losers play for third place
+    annul_withdrawn: bool = False  # round robin: see Tournament.annulled
+    no_show_pauses: bool = False  # a no-show sits out later rounds until back
 
     def __post_init__(self) -> None:
         name = " ".join(self.name.split())
@@ -132,6 +135,11 @@ class Settings:
             raise Refused("bad_settings", "round_minutes is 5 minutes to a week")
         if not 0 <= self.unrated_rating <= 4000:
             raise Refused("bad_settings", "unrated_rating is 0-4000")
+        if self.third_place and self.format != "knockout":
+            raise Refused("bad_settings", "a match for third place is for knockout events")
+        if self.annul_withdrawn and self.format not in ("round_robin", "double_round_robin"):
+            raise Refused("bad_settings", "annulling a withdrawn player's games is for round "
+                          "robins")
         object.__setattr__(self, "name", name)
 
     @property
@@ -213,7 +221,8 @@ def _field(key: str, value: Any, base: Settings | None) -> Any:
         return tuple(value)
     if key in ("name", "format", "late_byes"):
         return need(str, "text")
-    if key in ("rated", "check_in", "self_withdraw", "open_entry"):
+    if key in ("rated", "check_in", "self_withdraw", "open_entry", "third_place",
+               "annul_withdrawn", "no_show_pauses"):
         return need(bool, "true or false")
     if key in ("start_at", "entry_cap", "late_entry_until", "round_minutes"):
         return None if value is None else need(int, "a whole number or null")

@@ -23,7 +23,8 @@ Definitions (each tested on a hand-worked example in tests/server/test_tournamen
   table for the share of points scored, rounded to two decimals.
 
 A knockout ranks by how far each player went (the winner, the finalist, the two
-semi-finalists, ...), then by seed. Players tied on everything share a rank.
+semi-finalists, ...; with a match for third place, its winner before its loser: that
+game adds no stage), then by seed. Players tied on everything share a rank.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from . import knockout
 from .model import Game
 from .points import Points, Scoring
 
@@ -68,6 +70,7 @@ class Row:
     values: dict[str, Value] = field(default_factory=dict)
     rank: int = 0
     stage: int = 0  # knockout: ties won
+    third: int = 0  # knockout: 1 for the winner of the match for third place
 
 
 def dp(p: Fraction) -> int:
@@ -98,7 +101,10 @@ class Table:
         self.s = t.s.scoring
         self.n = sum(1 for r in t.rounds if r.status == "live")
         self.rows: dict[int, Row] = {}
+        annulled = t.annulled()
         for e in t.entries.values():
+            if e.pid in annulled:
+                continue  # withdrew early from a round robin that annuls: not ranked
             games = [g if g is not None and not g.pending else None for g in t.games(e.pid)]
             games = [None if i >= self.n else g for i, g in enumerate(games)]
             if e.number is None and not any(games):
@@ -195,7 +201,7 @@ class Table:
                     row.values[name] = self.value(name, row.pid)
 
         def key(row: Row) -> tuple[Fraction, ...]:
-            return (Fraction(row.stage),) if knockout else (row.points,)
+            return (Fraction(row.stage), Fraction(row.third)) if knockout else (row.points,)
 
         groups = _split([sorted(rows, key=lambda r: r.number or 0)], key)
         for name in tiebreaks:
@@ -215,9 +221,19 @@ class Table:
         return out
 
     def _stages(self, rows: list[Row]) -> None:
+        third: set[tuple[int, int]] = set()  # (round, pid) of the third-place board
+        seed = self.t.seed_of()
+        for r in self.t.rounds:
+            if r.third is not None:
+                b = r.board(r.third)
+                third |= {(r.number, b.home), (r.number, b.away)}
+                won = knockout.winner(r, b.home, b.away, seed)
+                if won is not None and won in self.rows:
+                    self.rows[won].third = 1
         for row in rows:
             row.stage = sum(1 for g in row.games if g is not None and (
-                g.kind == "pab" or (g.kind == "game" and g.outcome == "win")))
+                g.kind == "pab" or (g.kind == "game" and g.outcome == "win"))
+                and (g.round, row.pid) not in third)
             row.points = Points(row.stage)
 
 

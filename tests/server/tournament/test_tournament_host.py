@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from tourney import Scripted
 
-from kickline_server.store import StoreUnavailable, unpack
+from kickline_server.store import LogConflict, StoreUnavailable, unpack
 from kickline_server.tournament import Draw, Refused
 from kickline_server.tournaments import TournamentLimits, Tournaments, event_id, result_of
 
@@ -34,12 +34,18 @@ class FakeStore:
             raise StoreUnavailable("down")
         log = self.logs.setdefault(tid, [])
         assert start <= len(log)
-        del log[start:]
+        if len(log) > start:  # the stores' rule: a retry changes nothing, else conflict
+            if log[start:] != list(events):
+                raise LogConflict(f"{tid} has {len(log)} entries, asked at {start}")
+            return
         log.extend(events)
         self.trace.append(f"persist {tid} {len(log)}")
 
     async def tournament_events(self, tid: str) -> list[bytes]:
         return list(self.logs.get(tid, []))
+
+    async def tournament_length(self, tid: str) -> int:
+        return len(self.logs.get(tid, []))
 
     async def create_tournament(self, tid: str, created: float) -> bool:
         if tid in self.created:
@@ -187,18 +193,24 @@ async def test_a_restart_mid_round_makes_missing_matches_and_applies_missed_resu
     assert maker.live[f"{tid}-1-2"]["start_by"] == 6000.0 + 5 * 60
 
 
-async def test_a_match_that_could_not_be_made_is_made_by_starting_again() -> None:
+async def test_a_match_that_could_not_be_made_is_made_later_by_itself_or_by_start() -> None:
     ts, _, maker = server(draws={1: Draw(((1, 2), (3, 4)))})
     tid = await four_players(ts)
     await ts.command(tid, "org", "Org", "p1", "pair", {"round": 1})
-    maker.fail = {f"{tid}-1-2"}
+    maker.fail = {f"{tid}-1-1", f"{tid}-1-2"}
     with pytest.raises(Refused) as e:
         await ts.command(tid, "org", "Org", "s1", "start", {"round": 1})
-    assert e.value.code == "busy" and "boards 2" in e.value.message
+    assert e.value.code == "busy" and "boards 1, 2" in e.value.message
+    assert not maker.live
+    maker.fail = {f"{tid}-1-2"}
+    await ts.overdue()  # the periodic check tries again, without the organiser
     assert sorted(maker.live) == [f"{tid}-1-1"]
     maker.fail = set()
+    # Or the organiser's start again, on a started round, makes what is missing.
     again = await ts.command(tid, "org", "Org", "s2", "start", {"round": 1})
     assert again == {"round": 1} and sorted(maker.live) == [f"{tid}-1-1", f"{tid}-1-2"]
+    host = await ts.get(tid)
+    assert host is not None and not host.unmade
 
 
 async def test_a_store_outage_answers_busy_and_changes_nothing() -> None:
@@ -248,3 +260,133 @@ def test_match_records_become_board_results() -> None:
     assert result_of({"reason": "no_show_both", "winner": None}) == {"kind": "forfeit",
                                                                       "winner": None}
     assert result_of({"reason": "cancelled", "winner": None}) is None
+
+
+async def test_a_withdrawal_re_pairs_the_draft_or_stops_the_match_in_hand() -> None:
+    ts, _, maker = server(draws={1: Draw(((1, 2), (3, 4)))})
+    tid = await four_players(ts)
+    await ts.command(tid, "org", "Org", "p1", "pair", {"round": 1})
+    # No pairing without Dov exists (the pairer refuses in its thread): his opponent
+    # wins the board by forfeit instead, and no match is made for it.
+    ts.pairer.draws[1] = Refused("no_pairing", "no legal pairing")
+    reply = await ts.command(tid, "acc3", "Dov", "w1", "withdraw", {"pid": 4})
+    assert reply == {"forfeited": [{"round": 1, "board": 2}]}
+    await ts.command(tid, "org", "Org", "s1", "start", {"round": 1})
+    assert sorted(maker.live) == [f"{tid}-1-1"]
+    # Ben withdraws mid-round: his match is stopped, Ann wins by forfeit.
+    reply = await ts.command(tid, "acc1", "Ben", "w2", "withdraw", {"pid": 2})
+    assert reply == {"forfeited": [{"round": 1, "board": 1}]}
+    assert maker.stopped == [f"{tid}-1-1"]
+    host = await ts.get(tid)
+    assert host is not None and host.t.round(1).done
+
+
+async def test_no_shows_are_forfeited_by_themselves_once_and_after_a_restart() -> None:
+    store = FakeStore()
+    maker = FakeMaker(store)
+    now = [5000.0]
+    ts = Tournaments(store, maker, pairer=Scripted({1: Draw(((1, 4), (2, 5), (3, 6)))}),
+                     clock=lambda: now[0], limits=TournamentLimits(retry_min=0.0, retries=3))
+    tid = (await ts.create("org", "mk", {"name": "Roster night", "rounds": 3,
+                                         "no_show_minutes": 10, "round_minutes": 5}))["tournament"]
+    tokens = {}
+    for i, name in enumerate(("Ann", "Ben", "Cat", "Dov", "Eve", "Fay")):
+        if name in ("Dov", "Eve"):  # roster lines the organiser entered
+            reply = await ts.command(tid, "org", "Org", f"add{i}", "add_entry", {"name": name})
+            tokens[name] = reply["token"]
+        else:
+            await ts.command(tid, f"acc{i}", name, f"j{i}", "join", {})
+    with pytest.raises(Refused) as e:  # only a claim carries a token of the sender's
+        await ts.command(tid, "org", "Org", "add9", "add_entry", {"name": "Gus",
+                                                                  "token": "t" * 20})
+    assert e.value.code == "bad_field"
+    await ts.command(tid, "org", "Org", "p1", "pair", {"round": 1})
+    await ts.command(tid, "org", "Org", "s1", "start", {"round": 1})
+    # Dov's and Eve's lines are unclaimed: nobody can sit there, so no match is made.
+    # Cat's match waits for Fay until the round's deadline (5 minutes, before the
+    # 10-minute no-show window ends).
+    assert sorted(maker.live) == [f"{tid}-1-3"]
+    assert maker.live[f"{tid}-1-3"]["start_by"] == 5000.0 + 5 * 60
+    # Eve claims her line mid-round: her match is made now, until the deadline.
+    now[0] = 5100.0
+    await ts.command(tid, "acc-eve", "Eve", "cl", "claim", {"token": tokens["Eve"]})
+    assert maker.live[f"{tid}-1-2"]["start_by"] == 5000.0 + 5 * 60
+    now[0] = 5299.0
+    await ts.overdue()
+    host = await ts.get(tid)
+    assert host is not None and host.t.round(1).board(1).result is None
+    # The server dies; it comes back after the deadline: Dov's board is forfeited by
+    # itself (Ann wins), once; the boards with matches are left to their matches.
+    now[0] = 5400.0
+    ts2 = Tournaments(store, maker, pairer=Scripted({}), clock=lambda: now[0])
+    assert await ts2.load() == 1
+    host = await ts2.get(tid)
+    assert host is not None
+    r1 = host.t.round(1)
+    res = r1.board(1).result
+    assert res is not None and res.kind == "forfeit" and res.winner == "home"
+    assert r1.board(2).result is None and r1.board(3).result is None
+    version = host.t.version
+    await ts2.overdue()
+    await ts2.overdue()
+    assert host.t.version == version
+    # The stored events hold the forfeit once.
+    stored = [unpack(e) for e in store.logs[tid]]
+    assert sum(1 for e in stored if e["e"] == "result") == 1
+
+
+async def test_a_no_show_check_on_a_stale_copy_writes_after_what_is_stored() -> None:
+    store = FakeStore()
+    maker = FakeMaker(store)
+    now = [5000.0]
+    ts = Tournaments(store, maker, pairer=Scripted({1: Draw(((1, 4), (2, 3)))}),
+                     clock=lambda: now[0])
+    tid = (await ts.create("org", "mk", {"name": "Two boards", "no_show_minutes": 5})
+           )["tournament"]
+    for i, name in enumerate(("Ann", "Ben", "Cat")):
+        await ts.command(tid, f"acc{i}", name, f"j{i}", "join", {})
+    await ts.command(tid, "org", "Org", "add", "add_entry", {"name": "Dov"})
+    await ts.command(tid, "org", "Org", "p1", "pair", {"round": 1})
+    await ts.command(tid, "org", "Org", "s1", "start", {"round": 1})
+    # Another process holds a copy of the event; this one then decides board 2.
+    other = Tournaments(store, maker, pairer=Scripted({}), clock=lambda: now[0])
+    assert await other.get(tid) is not None
+    await ts.command(tid, "org", "Org", "a2", "adjudicate",
+                     {"round": 1, "board": 2, "result": {"winner": "home"}})
+    now[0] = 5000.0 + 5 * 60
+    await other.overdue()
+    stored = [unpack(e) for e in store.logs[tid]]
+    results = [(e["board"], e["result"]["kind"]) for e in stored if e["e"] == "result"]
+    assert results == [(2, "adjudicated"), (1, "forfeit")]
+
+
+async def test_two_processes_commanding_one_event_never_write_over_each_other() -> None:
+    store = FakeStore()
+    maker = FakeMaker(store)
+    ts, _, _ = server(store, draws={1: Draw(((1, 2), (3, 4)))})
+    tid = await four_players(ts)
+    await ts.command(tid, "org", "Org", "p1", "pair", {"round": 1})
+    await ts.command(tid, "org", "Org", "s1", "start", {"round": 1})
+    other = Tournaments(store, maker, pairer=Scripted({}), clock=lambda: 5000.0)
+    assert await other.get(tid) is not None
+    # One organiser's phone reaches this process, another's the other one (stale now).
+    await ts.command(tid, "org", "Org", "a2", "adjudicate",
+                     {"round": 1, "board": 2, "result": {"winner": "home"}})
+    await other.command(tid, "org", "Org", "a1", "adjudicate",
+                        {"round": 1, "board": 1, "result": {"winner": "away"}})
+    stored = [unpack(e) for e in store.logs[tid]]
+    assert [(e["board"], e["result"]["winner"]) for e in stored if e["e"] == "result"] == [
+        (2, "home"), (1, "away")]
+    host = await other.get(tid)
+    assert host is not None and host.t.round(1).done
+    # The first process's copy catches up at its next periodic check, and its
+    # watchers are told.
+    told: list[int] = []
+    ts.notify = lambda _tid, version: told.append(version)
+    mine = await ts.get(tid)
+    assert mine is not None and not mine.t.round(1).done
+    await ts.overdue()
+    assert mine.t.round(1).done and mine.t.version == host.t.version
+    assert told == [host.t.version]
+    await ts.overdue()
+    assert len(told) == 1

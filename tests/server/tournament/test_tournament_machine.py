@@ -157,8 +157,12 @@ def test_requested_byes_withdrawals_and_pauses_shape_the_next_pairing() -> None:
     assert asked.present == {1, 3} and asked.absent == {2: "half", 4: "absent"}
     assert ev.t.round(2).byes == {2: "half", 4: "absent"}
     ev.do("resume", role="player", by="acc-Dov", pid=4)
-    # A player who withdrew comes back only through the organiser.
-    ev.do("withdraw", role="player", by="acc-Cat", pid=3)
+    # A player who withdrew comes back only through the organiser. Cat leaves round 2's
+    # draft: it is paired again without her (Ann, alone, gets the bye).
+    pairer.draws[2] = Draw((), 1)
+    assert ev.do("withdraw", role="player", by="acc-Cat", pid=3) == {"repaired": 2}
+    assert pairer.asked[-1].present == {1} and ev.t.round(2).boards == []
+    assert ev.t.round(2).byes == {1: "pab", 2: "half", 3: "absent", 4: "absent"}
     refused(ev, "resume", "not_organiser", role="player", by="acc-Cat", pid=3)
     ev.do("resume", pid=3)
 
@@ -175,7 +179,13 @@ def test_the_organiser_edits_a_draft_then_starts_it() -> None:
     r1 = ev.t.round(1)
     assert [(b.home, b.away) for b in r1.boards] == [(1, 3), (5, 2)]
     assert r1.byes == {4: "pab"}
-    ev.do("withdraw", pid=4)
+    # Dov leaves before the round starts: the draft is paired again without him (the
+    # organiser's edits go with it), and he scores nothing for the bye he held.
+    ev.pairer.draws[1] = Draw(((1, 3), (5, 2)))
+    assert ev.do("withdraw", pid=4) == {"repaired": 1}
+    assert ev.pairer.asked[-1].present == {1, 2, 3, 5}
+    assert ev.pairer.asked[-1].absent == {4: "absent"}
+    assert r1.byes == {4: "absent"}
     refused(ev, "swap", "not_found", round=1, a=1, b=99)
     reply = ev.do("start", round=1)
     assert [(b.home, b.away, b.match) for b in r1.boards] == [
@@ -233,3 +243,95 @@ def test_a_tournament_that_does_not_exist_says_so() -> None:
     with pytest.raises(Refused) as e:
         t.handle({"op": "pair", "id": "x", "round": 1, "role": "organiser"})
     assert e.value.code == "not_found"
+
+
+def test_a_player_who_leaves_a_live_round_forfeits_the_board_in_hand() -> None:
+    pairer = Scripted({1: Draw(((1, 2), (3, 4))), 2: Draw(((1, 3), (2, 4)))})
+    ev = four(pairer)
+    ev.do("pair", round=1)
+    ev.do("start", round=1)
+    # A pause means "not the next rounds": the game in hand goes on.
+    assert ev.do("pause", role="player", by="acc-Ben", pid=2) == {}
+    assert ev.t.round(1).board(1).result is None
+    ev.do("resume", role="player", by="acc-Ben", pid=2)
+    # A withdrawal forfeits the unfinished board; the host stops its match.
+    reply = ev.do("withdraw", role="player", by="acc-Dov", pid=4)
+    assert reply == {"forfeited": [{"round": 1, "board": 2}]}
+    assert ev.events[-1]["stop"] == "ev1-1-2"
+    res = ev.t.round(1).board(2).result
+    assert res is not None and res.kind == "forfeit" and res.winner == "home"
+    # A finished board stays as it was.
+    ev.play(1, 1, "home", (1, 0))
+    assert ev.do("withdraw", pid=1) == {}
+    assert ev.t.round(1).board(1).result is not None
+    assert ev.t.round(1).board(1).result.kind == "played"
+    assert view(ev.replayed(), organiser=True) == ev.view()
+
+
+def test_a_swiss_draft_with_no_pairing_without_the_leaver_forfeits_their_board() -> None:
+    pairer = Scripted({1: Draw(((1, 2), (3, 4)))})
+    ev = four(pairer)
+    ev.do("pair", round=1)
+    pairer.draws[1] = Refused("no_pairing", "no legal pairing")
+    assert ev.do("pause", role="player", by="acc-Ann", pid=1) == {
+        "forfeited": [{"round": 1, "board": 1}]}
+    r1 = ev.t.round(1)
+    assert r1.board(1).result is not None and r1.board(1).result.winner == "away"
+    # The organiser edits that board afterwards (the edit drops its forfeit): starting
+    # the round still makes no match with a player who left.
+    ev.do("flip", round=1, board=1)
+    assert r1.board(1).result is None
+    ev.do("start", round=1)
+    assert r1.board(1).match is None and r1.board(1).result is not None
+    assert r1.board(1).result.winner == "home" and r1.board(2).match == "ev1-1-2"
+    assert view(ev.replayed(), organiser=True) == ev.view()
+
+
+def test_leaving_a_round_robin_or_knockout_draft_forfeits_the_board() -> None:
+    ev = four(None, format="round_robin")
+    ev.do("pair", round=1)
+    r1 = ev.t.round(1)
+    gone = r1.boards[0].away
+    assert ev.do("withdraw", pid=gone) == {"forfeited": [{"round": 1, "board": 1}]}
+    ev.do("start", round=1)
+    assert r1.boards[0].match is None and r1.boards[0].result is not None
+    assert r1.boards[0].result.winner == "home" and r1.boards[1].match is not None
+    ko = Event(Scripted(), format="knockout")
+    for name, rating in (("Ann", 1900), ("Ben", 1800), ("Cat", 1700)):
+        ko.join(name, rating)
+    ko.do("pair", round=1)
+    k1 = ko.t.round(1)
+    assert k1.byes == {1: "pab"}
+    assert ko.do("withdraw", pid=1) == {}  # the top seed's bye: a walkover later
+    assert ko.do("withdraw", pid=3) == {"forfeited": [{"round": 1, "board": 1}]}
+    assert view(ko.replayed(), organiser=True) == ko.view()
+
+
+def test_a_no_show_sits_out_later_rounds_until_back_if_the_event_says_so() -> None:
+    pairer = Scripted({1: Draw(((1, 2), (3, 4), (5, 6))), 2: Draw(((1, 3), (4, 6)))})
+    ev = Event(pairer, rounds=3, no_show_pauses=True)
+    for i in range(6):
+        ev.join(f"P{i + 1}", 1500)
+    ev.do("pair", round=1)
+    ev.do("start", round=1)
+    # P2 never came (the match's own no-show); P5 and P6 neither (a board without a
+    # match, forfeited by the server's check); P3 and P4's board the organiser decides.
+    b1 = ev.t.round(1).board(1)
+    ev.do("result", role="system", round=1, board=1, match=b1.match,
+          result={"kind": "forfeit", "winner": "home"})
+    ev.do("forfeit", role="system", round=1, board=3, absent="both")
+    ev.do("forfeit", round=1, board=2, absent="away")
+    assert {p: e.status for p, e in ev.t.entries.items()} == {
+        1: "active", 2: "paused", 3: "active", 4: "active", 5: "paused", 6: "paused"}
+    # P6 turns up and says so; round 2 pairs the players who are here.
+    ev.do("resume", role="player", by="acc-P6", pid=6)
+    ev.do("pair", round=2)
+    assert pairer.asked[-1].present == {1, 3, 4, 6}
+    assert ev.t.round(2).byes == {2: "absent", 5: "absent"}
+    assert view(ev.replayed(), organiser=True) == ev.view()
+    # Without the setting a no-show stays in the event.
+    plain = four(Scripted({1: Draw(((1, 2), (3, 4)))}))
+    plain.do("pair", round=1)
+    plain.do("start", round=1)
+    plain.do("forfeit", role="system", round=1, board=1, absent="away")
+    assert plain.t.entries[2].status == "active"

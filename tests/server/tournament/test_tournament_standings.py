@@ -32,17 +32,22 @@ E vs 2000, p 1: 2800.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
+import pytest
 from tourney import Event, Scripted
 
-from kickline_server.tournament import Draw
+from kickline_server.tournament import Draw, Refused
 from kickline_server.tournament.export import (
     pairings_json,
     scorecard,
     standings_csv,
     standings_json,
+    trf_text,
 )
+from kickline_server.tournament.export import view as event_view
 from kickline_server.tournament.standings import Table, dp, standings
 
 A, B, C, D, E = 1, 2, 3, 4, 5
@@ -148,17 +153,24 @@ def test_scoring_three_for_a_win_and_two_for_a_shootout_win() -> None:
     assert table.value("sonneborn_berger", A) == Fraction(2, 3) * 1
 
 
-def test_knockout_ranks_by_how_far_each_player_went() -> None:
-    ev = Event(format="knockout")
+def knockout_of_six(better_wins: Callable[[int], bool], **settings: Any) -> Event:
+    """A..F (pids 1-6, by rating) play a knockout out; in round ``r`` the better seed
+    (the lower pid) wins every tie if ``better_wins(r)``, else the worse one."""
+    ev = Event(format="knockout", **settings)
     for i, name in enumerate("ABCDEF"):
         ev.join(name, 2000 - 100 * i)
     for rnd in (1, 2, 3):
         ev.do("pair", round=rnd)
         ev.do("start", round=rnd)
         for b in ev.t.round(rnd).boards:
-            # The better seed (lower pid here) wins every tie.
-            ev.play(rnd, b.number, "home" if b.home < b.away else "away", (1, 0)
-                    if b.home < b.away else (0, 1))
+            home_wins = (b.home < b.away) == better_wins(rnd)
+            ev.play(rnd, b.number, "home" if home_wins else "away",
+                    (1, 0) if home_wins else (0, 1))
+    return ev
+
+
+def test_knockout_ranks_by_how_far_each_player_went() -> None:
+    ev = knockout_of_six(lambda r: True)
     rows = standings(ev.t)
     assert ev.t.finished
     assert [(r.rank, r.name) for r in rows] == [
@@ -190,3 +202,84 @@ def test_a_players_score_card() -> None:
         (2, "game", "E", "loss", True, "0", "1"),
         (3, "game", "B", "loss", False, "0", "1")]
     assert card["rounds"][0]["side"] == "away" and card["rounds"][0]["goals"] == [1, 0]
+
+
+def test_a_knockout_with_a_match_for_third_place() -> None:
+    with pytest.raises(Refused) as e:
+        Event(format="swiss", third_place=True)
+    assert e.value.code == "bad_settings"
+    # The worse seed wins every tie but the first round's.
+    ev = knockout_of_six(lambda r: r == 1, third_place=True)
+    final = ev.t.round(3)
+    # Round 1: A and B had byes, C beat F, D beat E; semis: C beat A, D beat B.
+    assert final.third == 2 and [(b.home, b.away) for b in final.boards] == [(3, 4), (1, 2)]
+    assert ev.t.finished and ev.view()["rounds"][2]["third_place"] == 2
+    rows = standings(ev.t)
+    # D won the final, B the match for third place (the worse seed wins).
+    assert [(r.rank, r.name) for r in rows] == [
+        (1, "D"), (2, "C"), (3, "B"), (4, "A"), (5, "E"), (5, "F")]
+    assert event_view(ev.replayed(), organiser=True) == ev.view()
+
+
+def round_robin_of_four(withdraw_after: int, **settings: Any) -> Event:
+    """A-D (pids 1-4) play a round robin, home winning every game; D withdraws after
+    ``withdraw_after`` rounds (their later boards are forfeits)."""
+    ev = Event(format="round_robin", **settings)
+    for i, name in enumerate("ABCD"):
+        ev.join(name, 2000 - 100 * i)
+    for rnd in (1, 2, 3):
+        if rnd == withdraw_after + 1:
+            ev.do("withdraw", pid=D)
+        ev.do("pair", round=rnd)
+        ev.do("start", round=rnd)
+        for b in ev.t.round(rnd).boards:
+            if b.result is None:
+                ev.play(rnd, b.number, "home", (1, 0))
+    assert ev.t.finished
+    return ev
+
+
+def wins_on_boards(ev: Event, *, without: int | None) -> dict[int, int]:
+    """Each player's wins (forfeit wins included) from the boards, leaving out every
+    board of ``without``."""
+    out = {p: 0 for p in (A, B, C, D) if p != without}
+    for r in ev.t.rounds:
+        for b in r.boards:
+            assert b.result is not None
+            if without in (b.home, b.away) or b.result.winner is None:
+                continue
+            out[b.home if b.result.winner == "home" else b.away] += 1
+    return out
+
+
+def test_a_round_robin_annuls_a_player_who_withdrew_before_half_their_games() -> None:
+    with pytest.raises(Refused) as e:
+        Event(format="swiss", annul_withdrawn=True)
+    assert e.value.code == "bad_settings"
+    # D played 1 of 3 games: annulled. Nobody keeps points from D's games (the win
+    # over D, the forfeit wins); D is not ranked; the boards still show what happened.
+    ev = round_robin_of_four(1, annul_withdrawn=True)
+    assert ev.t.annulled() == {D}
+    everything = wins_on_boards(ev, without=None)
+    assert wins_on_boards(ev, without=D) != {p: n for p, n in everything.items() if p != D}
+    rows = standings(ev.t)
+    assert {r.pid: r.points for r in rows} == wins_on_boards(ev, without=D)
+    assert [e["annulled"] for e in ev.view()["entries"]] == [False, False, False, True]
+    # The TRF keeps D's line with no games: a rest round for each of D's opponents.
+    d_line = next(ln for ln in trf_text(ev.t).splitlines()
+                  if ln.startswith("001") and " D " in ln)
+    assert not any(cell in d_line for cell in (" w ", " b ", " - "))
+    a_line = next(ln for ln in trf_text(ev.t).splitlines()
+                  if ln.startswith("001") and " A " in ln)
+    assert "   4 " not in a_line[91:]  # A's game with D is not there either
+    card = scorecard(ev.t, A)
+    assert [g["kind"] for g in card["rounds"] if g.get("opponent") == D] == []
+    assert card["points"] == str(wins_on_boards(ev, without=D)[A])
+    # Without the rule, the same games count (D's forfeits are wins for the others).
+    kept = round_robin_of_four(1)
+    assert kept.t.annulled() == frozenset()
+    assert {r.pid: r.points for r in standings(kept.t)} == wins_on_boards(kept, without=None)
+    # D played 2 of 3 before withdrawing: half or more, so nothing is annulled.
+    late = round_robin_of_four(2, annul_withdrawn=True)
+    assert late.t.annulled() == frozenset()
+    assert {r.pid: r.points for r in standings(late.t)} == wins_on_boards(late, without=None)

@@ -11,7 +11,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from kickline_server.migrations import LATEST, MIGRATIONS
-from kickline_server.store import LogGap, Store
+from kickline_server.store import LogConflict, LogGap, Store
 from kickline_server.store_redis import RedisStore
 from kickline_server.store_sqlite import SqliteStore
 
@@ -38,8 +38,15 @@ async def test_an_events_log_appends_idempotently(store: Store) -> None:
     assert not await store.create_tournament("t1", 200.0)
     await store.append_events("t1", 0, [b"a", b"b"])
     await store.append_events("t1", 2, [b"c"])
-    await store.append_events("t1", 2, [b"c"])  # a retried write overwrites
+    await store.append_events("t1", 2, [b"c"])  # a retried write changes nothing
     assert await store.tournament_events("t1") == [b"a", b"b", b"c"]
+    # Another writer's entries are never written over (its copy was newer).
+    for start, events in ((2, [b"x"]), (1, [b"b"]), (2, [b"c", b"d"])):
+        with pytest.raises(LogConflict):
+            await store.append_events("t1", start, events)
+    assert await store.tournament_events("t1") == [b"a", b"b", b"c"]
+    assert await store.tournament_length("t1") == 3
+    assert await store.tournament_length("nope") == 0
     with pytest.raises(LogGap):
         await store.append_events("t1", 5, [b"x"])
     assert await store.tournament_events("nope") == []

@@ -6,20 +6,24 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from kickline_server.tournament import Draw, PairingInput, Tournament
+from kickline_server.tournament import Draw, PairingInput, Refused, Tournament
 from kickline_server.tournament.export import view
 
 
 class Scripted:
-    """A pairer that returns the draws a test wrote down, and records what it was asked."""
+    """A pairer that returns the draws a test wrote down (or raises the refusal written
+    down instead), and records what it was asked."""
 
-    def __init__(self, draws: Mapping[int, Draw] | None = None) -> None:
+    def __init__(self, draws: Mapping[int, Draw | Refused] | None = None) -> None:
         self.draws = dict(draws or {})
         self.asked: list[PairingInput] = []
 
     def pair(self, inp: PairingInput) -> Draw:
         self.asked.append(inp)
-        return self.draws[inp.round]
+        draw = self.draws[inp.round]
+        if isinstance(draw, Refused):
+            raise draw
+        return draw
 
 
 class Event:

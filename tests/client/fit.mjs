@@ -1,0 +1,33 @@
+// What a phone-width screen must never do, checked at every screenshot of the browser
+// scenarios: be wider than the viewport (a sideways scroll), or clip the top bar (a
+// link cut off or pushed out of view by a long name, "Back to your match", an offer
+// count or the connection state).  Returns the problems found, in words.
+export async function layoutProblems(page, where) {
+  const found = await page.evaluate(() => {
+    const out = [];
+    const W = innerWidth;
+    const doc = document.documentElement;
+    if (doc.scrollWidth > W + 1) {
+      const wide = [...document.querySelectorAll("#main *, #top *")].filter((el) => el.getBoundingClientRect().right > W + 1)
+        .slice(0, 3).map((el) => `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}.${[...el.classList].join(".")}`);
+      out.push(`the page is ${doc.scrollWidth} px wide at ${W} px (${wide.join(", ")})`);
+    }
+    const top = document.querySelector("#top");
+    if (top) {
+      for (const el of top.querySelectorAll("h1, a, button, #conn")) {
+        if (el.hidden || el.closest("[hidden]")) continue;
+        const r = el.getBoundingClientRect();
+        if (!r.width) continue;
+        // Inside the scrolling nav a link may sit past its edge: it is reached by a swipe.
+        const nav = el.closest("#nav");
+        const box = nav && getComputedStyle(nav).overflowX === "auto" ? null : { left: 0, right: W };
+        if (box && (r.left < box.left - 1 || r.right > box.right + 1)) out.push(`top bar: "${el.textContent.trim()}" at ${Math.round(r.left)}-${Math.round(r.right)} px`);
+        if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).textOverflow !== "ellipsis") out.push(`top bar: "${el.textContent.trim()}" cut (${el.scrollWidth} > ${el.clientWidth} px)`);
+      }
+      const nav = top.querySelector("#nav");
+      if (nav && nav.scrollWidth > nav.clientWidth + 1 && getComputedStyle(nav).overflowX !== "auto") out.push(`top bar: links cut off (${nav.scrollWidth} > ${nav.clientWidth} px)`);
+    }
+    return out;
+  });
+  return found.map((p) => `${where}: ${p}`);
+}
