@@ -10,9 +10,9 @@
    play as fast as answered (or paced with ``--think``).  Measured after ``--warmup``:
    decisions per second, the decide → ack round trip (p50/p95/p99), and the CPU time
    of the workers, of Redis and of the load processes.  The ratio of decisions per
-   second with N workers to 1 worker is printed.  The bots quick-match, and the quick
-   queue is per process, so each match's players sit on one worker here: this measures
-   what the extra processes add, not routing.
+   second with N workers to 1 worker is printed.  The bots quick-match through the
+   cluster's one queue (in Redis), so with N > 1 a match's two players are often on two
+   workers and one of them plays routed: this measures the cluster as players meet it.
 2. **route**: the cost of a routed message against a local one.  Two ``kickline serve``
    processes on one Redis; ``--matches`` matches each created by a bot on process A
    and joined by a bot connected either to A (local) or to B (every decision of the
