@@ -2,6 +2,7 @@
 their encoding, as the server does it.
 
     python bench/decision_step.py [--decisions 1500] [--seed 1] [--repeat 5]
+    python bench/decision_step.py --instructions    # under valgrind: load-independent
 
 Plays one random Kickline training match (board 7) to record its decisions and chance
 outcomes, then replays them ``--repeat`` times and times each part per decision (CPU
@@ -15,9 +16,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import operator
 import os
 import random
+import re
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -88,18 +93,66 @@ def replay(steps: list[tuple[str, Any, Any]]) -> dict[str, float]:
     return spent
 
 
+def step(steps: list[tuple[str, Any, Any]]) -> None:
+    """The protocol-2 step alone, untimed: what ``--instructions`` counts."""
+    pack = msgpack.packb
+    view, apply, apply_chance = GAME.view, GAME.apply, GAME.apply_chance
+    state = GAME.setup(CONFIG)
+    last: list[Any] = [view(state, 0), view(state, 1)]
+    for kind, a, b in steps:
+        if kind == "c":
+            state, _ = apply_chance(state, a)
+            continue
+        state, _ = apply(state, a, b)
+        views = [view(state, 0), view(state, 1)]
+        for seat, v in enumerate(views):
+            pack(diff(last[seat], v))
+        last = views
+
+
+def instructions(args: argparse.Namespace) -> dict[str, Any]:
+    """Run this script under callgrind (``--inner``) and read the instructions counted."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "callgrind.out")
+        cmd = ["valgrind", "--tool=callgrind", "--collect-atstart=no",
+               "--toggle-collect=_operator_call", f"--callgrind-out-file={out}",
+               sys.executable, __file__, "--inner", "--decisions", str(args.decisions),
+               "--seed", str(args.seed)]
+        env = dict(os.environ, PYTHONHASHSEED="0")
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise SystemExit("valgrind printed no instruction count:\n" + done.stderr[-2000:])
+    n = int(done.stdout.strip())
+    return {"instructions_per_decision": round(int(found.group(1)) / n),
+            "decisions": n}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--decisions", type=int, default=1500)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--instructions", action="store_true",
+                    help="count one replay's instructions under valgrind instead of timing")
+    ap.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.instructions:
+        counted = instructions(args)
+        counted.update(date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+        print(json.dumps(counted))
+        return 0
     steps = record(args.decisions, args.seed)
+    if args.inner:
+        step(steps)  # warm the caches as the timed runs are warmed
+        operator.call(step, steps)
+        print(sum(1 for s in steps if s[0] == "d"))
+        return 0
     n = sum(1 for s in steps if s[0] == "d")
     runs = [replay(steps) for _ in range(args.repeat)]
     best = {k: min(r[k] for r in runs) / n * 1e6 for k in runs[0]}
-    out = {k + "_us": round(v, 1) for k, v in best.items()}
+    out: dict[str, Any] = {k + "_us": round(v, 1) for k, v in best.items()}
     out["step_whole_us"] = round(best["apply"] + best["views"] + best["encode_whole"], 1)
     out["step_patch_us"] = round(best["apply"] + best["views"] + best["encode_patch"], 1)
     out.update(decisions=n, chance_events=len(steps) - n,

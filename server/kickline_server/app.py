@@ -71,14 +71,14 @@ class ServerConfig:
     else generated once into ``data_dir/secret.key``."""
     secret_file: Path | None = None
     client_dir: Path | None = CLIENT_DIR
-    max_connections_per_address: int = 160
+    max_connections_per_address: int = 256
     trusted_proxies: TrustedProxies = field(default_factory=TrustedProxies)
     """Reverse proxies whose ``X-Forwarded-For`` names the client (``addresses.py``)."""
     static: StaticLimits = field(default_factory=StaticLimits)
     budgets: Budgets = field(default_factory=Budgets)
+    """What one address or identity may take (``budgets.py``)."""
     retention: Retention = field(default_factory=Retention)
     """What is kept of finished matches, and how often the purge runs (``retention.py``)."""
-    """What one address or identity may take (``budgets.py``)."""
     ping_interval: float | None = 20.0
     backlog: int = 1024
     """Pending TCP connections the listener queues (bursts of reconnecting clients)."""

@@ -39,9 +39,13 @@ class Budgets:
     minute.  Files are cheap to refuse memory to (streamed, and each download counts as
     one of the address's simultaneous connections), so this budget only stops a flood;
     2400 is forty page loads a minute."""
-    half_open_per_address: int = 16
+    half_open_per_address: int = 256
     """TCP connections per peer address whose HTTP request has not arrived yet (not
-    applied to trusted proxies, which carry everyone's)."""
+    applied to trusted proxies, which carry everyone's).  A phone loading the page
+    opens about six at once, each half-open until the event loop reads its request:
+    16 phones at once from one address held 96 (``bench/page_loads.py``), so 256 lets
+    a club of 40 load the page together; one address still cannot hold every file
+    descriptor."""
     identities_per_hour: int = 60
     """Identities (``hello`` with a name, no token) created per address per hour: a club
     of 40 behind one address (docs/SECURITY.md, "A club behind one address") with 19

@@ -183,7 +183,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("max_timeouts", int, 3, "timeouts in a row that forfeit"),
     Option("max_frame", int, 4096, "largest client frame in bytes"),
     Option("rate", float, 20.0, "client messages per second (burst: twice this)"),
-    Option("max_connections_per_address", int, 160,
+    Option("max_connections_per_address", int, 256,
            "simultaneous websockets and downloads per address (a club of 40 phones "
            "loading the page at once)"),
     Option("trusted_proxy", str, None,
@@ -194,7 +194,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "websockets and requests other than the client's files, per address per minute"),
     Option("files_per_minute", int, 2400,
            "requests for the client's files per address per minute (a page load is ~60)"),
-    Option("half_open_per_address", int, 16,
+    Option("half_open_per_address", int, 256,
            "connections per address that have not sent their HTTP request yet"),
     Option("identities_per_hour", int, 60, "new players (hello without a token) per address "
            "per hour"),

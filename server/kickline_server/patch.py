@@ -23,13 +23,31 @@ _SMALL = 4
 """Lists this short or shorter are replaced whole rather than patched item by item."""
 
 
+_last: dict[Any, tuple[Any, Any, Patch]] = {}
+"""Per top-level key, the last pair of different values compared and their operations.
+The seats' views of one state share their common parts (``kickline.view``), and so do
+the views before them, so the second seat's patch finds most of its work done."""
+
+
 def diff(old: dict[str, Any], new: dict[str, Any]) -> Patch | None:
     """The operations that turn ``old`` into ``new`` (both plain data); ``None`` if their
     top-level keys differ."""
     if old.keys() != new.keys():
         return None
     ops: Patch = []
-    _diff_map(old, new, [], ops)
+    last = _last
+    for key, value in new.items():
+        was = old[key]
+        if was is value:
+            continue
+        seen = last.get(key)
+        if seen is not None and seen[0] is was and seen[1] is value:
+            ops += seen[2]
+        elif was != value:
+            mine: Patch = []
+            _diff_value(was, value, [key], mine)
+            ops += mine
+            last[key] = (was, value, mine)
     return ops
 
 

@@ -244,6 +244,10 @@ class Store(Protocol):
         """An event's whole log (empty for an unknown id)."""
         ...
 
+    async def tournament_length(self, tid: str) -> int:
+        """How many entries an event's log has (0 for an unknown id)."""
+        ...
+
     async def tournament_ids(self, *, unfinished: bool) -> list[str]:
         """Event ids, newest first; only the unfinished ones if asked."""
         ...

@@ -457,6 +457,9 @@ class RedisStore:
         raw = await self._call(lambda: self._a.lrange(self._k("t", tid, "log"), 0, -1))
         return [bytes(e) for e in raw]
 
+    async def tournament_length(self, tid: str) -> int:
+        return int(await self._call(lambda: self._a.llen(self._k("t", tid, "log"))))
+
     async def tournament_ids(self, *, unfinished: bool) -> list[str]:
         ids = [_text(i) for i in await self._call(
             lambda: self._a.zrevrange(self._k("tournaments"), 0, -1))]

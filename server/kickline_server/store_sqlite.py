@@ -454,6 +454,14 @@ class SqliteStore:
     async def tournament_events(self, tid: str) -> list[bytes]:
         return await self._run(self._tournament_events, tid)
 
+    def _tournament_length(self, tid: str) -> int:
+        row = self._db.execute("SELECT events FROM tournaments WHERE id = ?",
+                               (tid,)).fetchone()
+        return 0 if row is None else int(row[0])
+
+    async def tournament_length(self, tid: str) -> int:
+        return await self._run(self._tournament_length, tid)
+
     def _tournament_ids(self, unfinished: bool) -> list[str]:
         where = " WHERE finished = 0" if unfinished else ""
         rows = self._db.execute(f"SELECT id FROM tournaments{where} ORDER BY created DESC, id")

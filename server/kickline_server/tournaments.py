@@ -79,6 +79,8 @@ class EventStore(Protocol):
 
     async def tournament_events(self, tid: str) -> list[bytes]: ...
 
+    async def tournament_length(self, tid: str) -> int: ...
+
     async def organisers(self) -> set[str]: ...
 
 
@@ -246,6 +248,15 @@ class Host:
             await self.make_matches([board.number], cur.number)
         except Refused as exc:  # the claim is saved; the organiser's start retries
             log.warning("tournament %s: %s", self.t.id, exc.message)
+
+    async def catch_up(self) -> None:
+        """Read the event back if its stored log has moved on from this copy (another
+        process on the same Redis wrote to it), and tell this process's watchers."""
+        if await self.store.tournament_length(self.t.id) == self.t.version:
+            return
+        async with self.lock:
+            await self.reload()
+        self._changed()
 
     async def overdue(self) -> None:
         """Make the matches that could not be made before (the store was down); then
@@ -460,6 +471,7 @@ class Tournaments:
             if host.t.settings is None or host.t.finished:
                 continue
             try:
+                await host.catch_up()
                 await host.overdue()
                 if host.t.finished:
                     await self.store.finish_tournament(host.t.id)

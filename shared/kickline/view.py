@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from .board import HOME, SIDE_NAMES, VISITORS
 from .engine import ASK, SECRET, holds_gambits, to_act
 from .roster import ROLE_SKILLS, TEAMS
 from .state import PLAIN_FORMAT, Config, Player, State, pid, role
+
+T = TypeVar("T")
 
 STATUS = {"F": "field", "B": "bench", "X": "back-bench"}
 
@@ -23,7 +25,6 @@ def _side_name(side: int) -> str | None:
     return SIDE_NAMES[side] if side in (HOME, VISITORS) else None
 
 
-@lru_cache(maxsize=64)
 def _cards(config: Config, home_seat: int) -> tuple[dict[str, Any], ...]:
     """What never changes about the 18 players of a match: built once, copied per view."""
     out = []
@@ -46,14 +47,45 @@ def _cards(config: Config, home_seat: int) -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=16)
-def _entries(config: Config, home_seat: int) -> tuple[dict[Player, dict[str, Any]], ...]:
-    """Per player of a match, its view entries by the player's state (``exhausted`` is a
+class _Setting:
+    """What the views of every match of one setting (config and home seat) share.
+
+    ``entries``: per player, its view entries by the player's state (``exhausted`` is a
     function of it and the config too).  Views share the entries of players that did
     not change (16 of 18 per decision, typically), so a view builds only the others, and
     a host comparing two views (view patches) finds the unchanged ones identical at
     once.  Views are read-only plain data: never change one."""
-    return tuple({} for _ in range(18))
+
+    __slots__ = ("cards", "config", "entries", "teams")
+
+    def __init__(self, config: Config, home_seat: int) -> None:
+        self.cards = _cards(config, home_seat)
+        self.entries: tuple[dict[Player, dict[str, Any]], ...] = tuple({} for _ in range(18))
+        self.config = config.to_plain()
+        self.teams = {
+            SIDE_NAMES[side]: TEAMS[config.teams[side if home_seat == 0 else 1 - side]].name
+            for side in (HOME, VISITORS)
+        } if home_seat >= 0 else None
+
+
+@lru_cache(maxsize=16)
+def _setting_of(config: Config, home_seat: int) -> _Setting:
+    return _Setting(config, home_seat)
+
+
+_last_setting: list[Any] = [None, None, None]
+"""The last (config, home seat, setting) asked for: looking a config up hashes it in
+Python, and a match's states all hold the same config object."""
+
+
+def _setting(config: Config, home_seat: int) -> _Setting:
+    last = _last_setting
+    if last[0] is config and last[1] == home_seat:
+        setting: _Setting = last[2]
+        return setting
+    setting = _setting_of(config, home_seat)
+    last[0], last[1], last[2] = config, home_seat, setting
+    return setting
 
 
 _MAX_ENTRIES = 256
@@ -74,42 +106,104 @@ def _entry(s: State, i: int, card: dict[str, Any], p: Player) -> dict[str, Any]:
     return entry
 
 
-def view(s: State, seat: int | None) -> dict[str, Any]:
-    """Plain data for ``seat`` (0 or 1) or a spectator (``None``)."""
-    if seat not in (0, 1, None):
-        raise ValueError(f"no seat {seat!r}")
-    b = s.board
-    my_side = s.side_of(seat) if seat is not None and s.home_seat >= 0 else None
-    players = []
-    cards = _cards(s.config, s.home_seat)
-    for i, (known, p) in enumerate(zip(_entries(s.config, s.home_seat), s.players,
-                                       strict=True)):
-        entry = known.get(p)
-        if entry is None:
-            if len(known) >= _MAX_ENTRIES:
-                known.clear()
-            entry = known[p] = _entry(s, i, cards[i], p)
-        players.append(entry)
-    kind, seats, secret = to_act(s)
-    top = s.stack[-1]
-    # The open question and its arguments (all public: who is asked, bounds, targets),
-    # so a client can rebuild and preview it without the engine's deeper stack.
-    prompt: dict[str, Any] = {"frame": top[0], "args": list(top[1:])}
-    if top[0] in ASK:
-        prompt["seat"] = ASK[top[0]].who(s, top)
-    so = s.shootout
-    orders: list[list[str] | None] = []
-    for side in (HOME, VISITORS):
-        order = [pid(i) for i in so.orders[side]]
-        # Sudden death comes only after all six of the first round have shot.
-        if my_side == side or kind == "over" or so.sudden:
-            orders.append(order)
-        else:
-            shown = so.idx + (1 if so.current[side] >= 0 and not so.sudden else 0)
-            orders.append(order[:shown] if order else None)
+_MAX_PARTS = 512
+"""Entries kept per cache of shared view parts before starting afresh."""
+
+_ball_parts: dict[tuple[Any, ...], dict[str, Any]] = {}
+_turn_parts: dict[tuple[Any, ...], dict[str, Any]] = {}
+_goal_parts: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+_act_parts: dict[tuple[Any, ...], dict[str, Any]] = {}
+_secret_parts: dict[tuple[Any, ...], dict[str, Any]] = {}
+_shootout_parts: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+def clear_caches() -> None:
+    """Forget every shared part, so the next view is built afresh (tests compare)."""
+    _setting_of.cache_clear()
+    _last_setting[0] = _last_setting[1] = _last_setting[2] = None
+    for cache in (_ball_parts, _turn_parts, _goal_parts, _act_parts, _secret_parts,
+                  _shootout_parts):
+        cache.clear()
+    _last[0] = _last[1] = None
+
+
+def _keep(cache: dict[Any, T], key: Any, value: T) -> T:
+    if len(cache) >= _MAX_PARTS:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
+class _Shared:
+    """What every seat's view of one state holds alike, built once per state."""
+
+    __slots__ = ("act", "ball", "goals", "kind", "players", "prompt", "rolls", "score",
+                 "setting", "stack", "subs", "timeouts", "top", "turn")
+
+    def __init__(self, s: State) -> None:
+        players = []
+        setting = self.setting = _setting(s.config, s.home_seat)
+        cards = setting.cards
+        for i, (known, p) in enumerate(zip(setting.entries, s.players, strict=True)):
+            entry = known.get(p)
+            if entry is None:
+                if len(known) >= _MAX_ENTRIES:
+                    known.clear()
+                entry = known[p] = _entry(s, i, cards[i], p)
+            players.append(entry)
+        self.players = players
+        kind, seats, secret = to_act(s)
+        self.kind = kind
+        key: tuple[Any, ...] = (kind, seats, secret)
+        act = _act_parts.get(key)
+        if act is None:
+            act = _keep(_act_parts, key, {"kind": kind, "seats": list(seats), "secret": secret})
+        self.act = act
+        top = self.top = s.stack[-1]
+        # The open question and its arguments (all public: who is asked, bounds, targets),
+        # so a client can rebuild and preview it without the engine's deeper stack.
+        prompt: dict[str, Any] = {"frame": top[0], "args": list(top[1:])}
+        if top[0] in ASK:
+            prompt["seat"] = ASK[top[0]].who(s, top)
+        self.prompt = prompt
+        self.turn = _turn(s)
+        key = (s.ball, s.config.board)
+        ball = _ball_parts.get(key)
+        if ball is None:
+            b, names = s.ball, s.board.names
+            ball = _keep(_ball_parts, key, {
+                "space": names[b.pos] if b.pos else None,
+                "speed": b.speed,
+                "owner": _side_name(b.owner),
+                "carrier": pid(b.carrier) if b.carrier >= 0 else None,
+                "last": _side_name(b.last),
+            })
+        self.ball = ball
+        goals = _goal_parts.get(s.goals)
+        if goals is None:
+            goals = _keep(_goal_parts, s.goals, [
+                {"side": SIDE_NAMES[g[0]], "period": g[1], "minute": g[2], "player": pid(g[3]),
+                 "kind": g[4]}
+                for g in s.goals
+            ])
+        self.goals = goals
+        self.score = list(s.score)
+        self.timeouts = list(s.timeouts)
+        self.subs = list(s.subs)
+        self.stack = [list(f) for f in s.stack]
+        self.rolls = list(s.rolls)
+
+
+def _turn(s: State) -> dict[str, Any]:
     t = s.turn
-    ball = s.ball
-    turn: dict[str, Any] = {
+    advanced = s.config.mode == "advanced" and s.home_seat >= 0
+    # 19.3.2: who holds gambits is public, read off the scoreboard and the field.
+    key: tuple[Any, ...] = (t, holds_gambits(s, HOME), holds_gambits(s, VISITORS)) \
+        if advanced else (t,)
+    turn = _turn_parts.get(key)
+    if turn is not None:
+        return turn
+    turn = {
         "side": _side_name(t.side),
         "handler": pid(t.handler) if t.handler >= 0 else None,
         "challenger": pid(t.challenger) if t.challenger >= 0 else None,
@@ -121,66 +215,96 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "speed_step": pid(t.speed_step) if t.speed_step >= 0 else None,
         "test": t.test or None,
     }
-    if s.config.mode == "advanced" and s.home_seat >= 0:
-        # 19.3.2: who holds gambits is public, read off the scoreboard and the field;
-        # 19.10.4: so is a lasting Double Team.
-        turn["gambits"] = {SIDE_NAMES[side]: holds_gambits(s, side) for side in (HOME, VISITORS)}
+    if advanced:
+        turn["gambits"] = {SIDE_NAMES[side]: key[1 + side] for side in (HOME, VISITORS)}
+        # 19.10.4: a lasting Double Team is public too.
         turn["double_team"] = [pid(i) for i in (t.double, t.partner) if i >= 0] or None
         # A beaten gambit's cost still to land, and the tier the maneuver resolved at
         # (19.4, 19.5.5, 19.6.5): announced by the events, kept here for the turn's end.
         turn["beaten"] = t.beaten or None
         turn["resolved"] = t.resolved or None
-    return {
-        "format": PLAIN_FORMAT,
-        "seat": seat,
-        "side": _side_name(my_side) if my_side is not None else None,
-        "version": s.version,
-        "config": s.config.to_plain(),
-        "home_seat": s.home_seat,
-        "teams": {
-            SIDE_NAMES[side]: TEAMS[s.config.teams[s.seat_of(side)]].name
-            for side in (HOME, VISITORS)
-        } if s.home_seat >= 0 else None,
-        "minute": s.minute,
-        "period": s.period,
-        "last_possession": s.last_poss,
-        "score": list(s.score),
-        "goals": [
-            {"side": SIDE_NAMES[g[0]], "period": g[1], "minute": g[2], "player": pid(g[3]),
-             "kind": g[4]}
-            for g in s.goals
-        ],
-        "ball": {
-            "space": b.names[ball.pos] if ball.pos else None,
-            "speed": ball.speed,
-            "owner": _side_name(ball.owner),
-            "carrier": pid(ball.carrier) if ball.carrier >= 0 else None,
-            "last": _side_name(ball.last),
-        },
-        "players": players,
-        "timeouts_used": list(s.timeouts),
-        "subs_left": list(s.subs),
-        "turn": turn,
-        "to_act": {"kind": kind, "seats": list(seats), "secret": secret},
-        "prompt": prompt,
-        "secret": {
-            "mine": s.secret[my_side] or None if my_side is not None else None,
-            "chosen": {"home": bool(s.secret[HOME]), "visitors": bool(s.secret[VISITORS])}
-            if top[0] in SECRET else None,
-        },
-        "shootout": {
+    return _keep(_turn_parts, key, turn)
+
+
+_last: list[Any] = [None, None]
+"""The last state viewed and its :class:`_Shared` parts: a host views each new state
+for both seats (and spectators) in a row, and states never change."""
+
+
+def view(s: State, seat: int | None) -> dict[str, Any]:
+    """Plain data for ``seat`` (0 or 1) or a spectator (``None``).
+
+    Views are read-only plain data: the parts every seat sees alike are built once per
+    state and shared, and so are parts equal to an earlier view's (a player's entry, the
+    turn, the ball, ...), which is also what lets a view patch skip them at once.  Never
+    change one."""
+    if seat not in (0, 1, None):
+        raise ValueError(f"no seat {seat!r}")
+    last = _last
+    if last[0] is s:
+        sh: _Shared = last[1]
+    else:
+        sh = _Shared(s)
+        last[0], last[1] = s, sh
+    my_side = s.side_of(seat) if seat is not None and s.home_seat >= 0 else None
+    kind = sh.kind
+    so = s.shootout
+    key: tuple[Any, ...] = (so, my_side, kind == "over")
+    shootout = _shootout_parts.get(key)
+    if shootout is None:
+        orders: list[list[str] | None] = []
+        for side in (HOME, VISITORS):
+            order = [pid(i) for i in so.orders[side]]
+            # Sudden death comes only after all six of the first round have shot.
+            if my_side == side or kind == "over" or so.sudden:
+                orders.append(order)
+            else:
+                shown = so.idx + (1 if so.current[side] >= 0 and not so.sudden else 0)
+                orders.append(order[:shown] if order else None)
+        shootout = _keep(_shootout_parts, key, {
             "orders": orders,
             "test": so.idx,
             "goals": list(so.goals),
             "sudden_death": so.sudden,
             "current": [pid(i) if i >= 0 else None for i in so.current],
             "shot": [[pid(i) for i in so.shot[side]] for side in (HOME, VISITORS)],
-        },
+        })
+    in_secret = sh.top[0] in SECRET
+    key = (s.secret, my_side, in_secret)
+    secret = _secret_parts.get(key)
+    if secret is None:
+        secret = _keep(_secret_parts, key, {
+            "mine": s.secret[my_side] or None if my_side is not None else None,
+            "chosen": {"home": bool(s.secret[HOME]), "visitors": bool(s.secret[VISITORS])}
+            if in_secret else None,
+        })
+    return {
+        "format": PLAIN_FORMAT,
+        "seat": seat,
+        "side": _side_name(my_side) if my_side is not None else None,
+        "version": s.version,
+        "config": sh.setting.config,
+        "home_seat": s.home_seat,
+        "teams": sh.setting.teams,
+        "minute": s.minute,
+        "period": s.period,
+        "last_possession": s.last_poss,
+        "score": sh.score,
+        "goals": sh.goals,
+        "ball": sh.ball,
+        "players": sh.players,
+        "timeouts_used": sh.timeouts,
+        "subs_left": sh.subs,
+        "turn": sh.turn,
+        "to_act": sh.act,
+        "prompt": sh.prompt,
+        "secret": secret,
+        "shootout": shootout,
         # The engine's remaining work beneath the question (frames of plain values) and
         # the dice rolled but not yet read: public, and with them a view is a whole state
         # but for what it hides, so a bot can play on from it (kickline.bots.belief).
-        "stack": [list(f) for f in s.stack],
-        "rolls": list(s.rolls),
+        "stack": sh.stack,
+        "rolls": sh.rolls,
     }
 
 

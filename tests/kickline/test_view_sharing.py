@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from kickline import GAME
-from kickline.view import _entries
+from kickline.view import clear_caches
 
 
 def test_unchanged_players_are_the_same_entry_and_every_view_is_as_if_built_afresh() -> None:
@@ -27,7 +27,7 @@ def test_unchanged_players_are_the_same_entry_and_every_view_is_as_if_built_afre
                 seat = rng.choice(ta.seats)
                 state, _ = GAME.apply(state, seat, rng.choice(list(GAME.legal(state, seat))))
             now = [GAME.view(state, s) for s in (0, 1, None)]
-            _entries.cache_clear()
+            clear_caches()
             assert now == [GAME.view(state, s) for s in (0, 1, None)]  # built afresh
             for old, new in zip(before, now, strict=True):
                 for p, q in zip(old["players"], new["players"], strict=True):

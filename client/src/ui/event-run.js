@@ -105,6 +105,16 @@ export function roundBoards(v, id, rnd, manage) {
       ${editing && x.kind === "pab" ? draftName(v, id, rnd, x.pid) : html`<b>${nameOf(v, x.pid)}</b>`}: ${T.bye[x.kind]}</li>`)}</ul>` : nothing}`;
 }
 
+// What a withdrawal or pause did to the round in hand (the reply says), in words.
+function leftWords(reply, name) {
+  const T = W.UI.events;
+  if (!reply) return;
+  const said = [];
+  if (reply.repaired) said.push(T.leftRepaired(name, reply.repaired));
+  for (const f of reply.forfeited || []) said.push(T.leftForfeited(name, f.round, f.board));
+  if (said.length) flash(said.join(" "));
+}
+
 function rosterPanel(v, id) {
   const T = W.UI.events;
   const ex = exportsOf(id);
@@ -133,10 +143,10 @@ function rosterPanel(v, id) {
         ${registration && !e.checked_in && e.status !== "withdrawn" ? html`<button class="btn small" type="button" data-checkin=${e.pid}
           @click=${() => command(id, "check_in", { pid: e.pid }, `p${e.pid}`)}>${T.checkInPlayer}</button>` : nothing}
         ${e.status === "active" ? html`<button class="btn small" type="button" data-pause=${e.pid}
-          @click=${() => command(id, "pause", { pid: e.pid })}>${T.pausePlayer}</button>` : html`<button class="btn small" type="button"
+          @click=${() => command(id, "pause", { pid: e.pid }).then((r) => leftWords(r, e.name))}>${T.pausePlayer}</button>` : html`<button class="btn small" type="button"
           data-resume=${e.pid} @click=${() => command(id, "resume", { pid: e.pid })}>${T.resumePlayer}</button>`}
         ${e.status !== "withdrawn" ? html`<button class="btn small" type="button" data-withdraw=${e.pid}
-          @click=${() => { if (confirm(`${T.withdrawPlayer}: ${e.name}?`)) command(id, "withdraw", { pid: e.pid }); }}>${T.withdrawPlayer}</button>` : nothing}
+          @click=${() => { if (confirm(`${T.withdrawPlayer}: ${e.name}?`)) command(id, "withdraw", { pid: e.pid }).then((r) => leftWords(r, e.name)); }}>${T.withdrawPlayer}</button>` : nothing}
       </span></li>`)}</ul>`;
 }
 

@@ -7,25 +7,28 @@ from __future__ import annotations
 from .. import rulings as R
 from ..board import Board
 from ..state import Frame, Player, parse_pid, pid
-from .dice import is_ooze, ooze_stack
+from .dice import is_ooze
 from .frames import ASK, Ask, Ctx, arg_side
 
 
-def arrangement_ok(c: Ctx, side: int) -> bool:
-    """2.5.2 coverage and 14.8.1 kickoff coverage, on the arrangement."""
-    mine = c.fielded(side)
-    arr = [c.players[i].arr for i in mine]
+def arrangement_ok(c: Ctx, side: int, mine: list[int] | None = None) -> bool:
+    """2.5.2 coverage and 14.8.1 kickoff coverage, on the arrangement (``mine``: the
+    side's fielded players, if the caller has them)."""
+    if mine is None:
+        mine = c.fielded(side)
+    ps = c.players
+    arr = [ps[i].arr for i in mine]
     if c.B.kickoff not in arr:  # an Ooze there still covers the kickoff (OQ18, rulings 2.6)
         return False
-    # 20.5.3: an Ooze counts 0 toward its zone's coverage; 20.5.4: its stack stands.
-    counted = [c.players[i].arr for i in mine if not is_ooze(c, i)]
+    # 20.5.3: an Ooze counts 0 toward its zone's coverage, so an Ooze side's zones count
+    # no cover, and 20.5.4: its stacks stand.  A side's players are all of its team's
+    # species, so an Ooze side's arrangement is good once the kickoff is covered.
+    if is_ooze(c, side * 9):
+        return True
+    # 2.5.2: a zone with a space left uncovered may not hold a stack.
     for zone in ("H", "M", "V"):
-        spaces = c.B.spaces(zone)
-        counts = [counted.count(s) for s in spaces]
-        if min(counts) > 0:
-            continue
-        if any(n >= 2 and not ooze_stack(c, [i for i in mine if c.players[i].arr == s], zone)
-               for n, s in zip(counts, spaces, strict=True)):
+        counts = [arr.count(s) for s in c.B.spaces(zone)]
+        if 0 in counts and max(counts) >= 2:
             return False
     return True
 
@@ -60,6 +63,10 @@ _SUB_TEXT = [[f"sub {pid(o)} {pid(n)}" for n in range(18)] for o in range(18)]
 _SWAP_TEXT = [[f"swap {pid(i)} {pid(j)}" for j in range(18)] for i in range(18)]
 
 
+_FORMATION_TEXT = {n: [f"formation {name}" for name in Board.of(n).formations()]
+                   for n in (7, 9)}
+
+
 _MOVE_TEXT = {
     n: [[f"move {pid(i)} {Board.of(n).names[s]}" if s else "" for s in range(n + 1)]
         for i in range(18)]
@@ -70,22 +77,32 @@ _MOVE_TEXT = {
 def _coach_legal(c: Ctx, f: Frame) -> list[str]:
     _, side, occasion, acted, _local = f
     out: list[str] = []
+    mine = c.fielded(side)
     if not acted:
         out.append("skip")
-    elif occasion == "shootout" or arrangement_ok(c, side):
+    elif occasion == "shootout" or arrangement_ok(c, side, mine):
         out.append("finish")
-    mine = c.fielded(side)
     if _subs_left(c, f) != 0:
         inc = _incoming(c, side)
         out += [_SUB_TEXT[o][n] for o in mine for n in inc]
     if occasion != "shootout":  # 14.2.2: substitution alone before the shootout
-        out += [f"formation {name}" for name in c.B.formations()]
+        b = c.B
+        out += _FORMATION_TEXT[b.n]
         ps = c.players
-        moves = _MOVE_TEXT[c.B.n]
-        out += [moves[i][s] for i in mine for s in c.B.spaces(ps[i].zone) if s != ps[i].arr]
-        if R.RULING_ZONE_SWAP:
-            out += [_SWAP_TEXT[i][j] for i in mine for j in mine
-                    if i < j and ps[i].zone != ps[j].zone]
+        moves = _MOVE_TEXT[b.n]
+        zones = [ps[i].zone for i in mine]
+        add = out.append
+        # Plain loops: a comprehension per player costs a call each (Python 3.11).
+        for a, i in enumerate(mine):
+            row, arr, zone = moves[i], ps[i].arr, zones[a]
+            for s in b.spaces(zone):
+                if s != arr:
+                    add(row[s])
+            if R.RULING_ZONE_SWAP:
+                row = _SWAP_TEXT[i]
+                for k in range(a + 1, len(mine)):
+                    if zones[k] != zone:
+                        add(row[mine[k]])
     out.sort()
     return out
 

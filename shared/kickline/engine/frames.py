@@ -11,6 +11,7 @@ or the coin, answered by ``apply_chance``).  :class:`Ctx` is the mutable copy th
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from .. import rulings as R
@@ -35,6 +36,10 @@ class Movement(NamedTuple):
     smooth: bool
     exclude: int  # the receiver the movement delivers it to, never offered a Smooth
     marker: int  # stack index of the ("moved",) frame under what the movement led to
+
+
+_read_state = attrgetter(*STATE_FIELDS)
+_PLAYERS, _ROLLS, _STACK = (STATE_FIELDS.index(n) for n in ("players", "rolls", "stack"))
 
 
 class Ctx(Reads):
@@ -76,11 +81,12 @@ class Ctx(Reads):
         self.moving = None
 
     def freeze(self) -> State:
-        values = {name: getattr(self, name) for name in STATE_FIELDS}
-        values["players"] = tuple(self.players)
-        values["rolls"] = tuple(self.rolls)
-        values["stack"] = tuple(self.stack)
-        return State(**values)
+        # The fields in State's order, read in one call; the three lists become tuples.
+        values = list(_read_state(self))
+        values[_PLAYERS] = tuple(self.players)
+        values[_ROLLS] = tuple(self.rolls)
+        values[_STACK] = tuple(self.stack)
+        return State(*values)
 
     # ----- small helpers ----------------------------------------------------
     def ev(self, t: str, law: str, **kw: Any) -> None:

@@ -44,6 +44,9 @@ class FakeStore:
     async def tournament_events(self, tid: str) -> list[bytes]:
         return list(self.logs.get(tid, []))
 
+    async def tournament_length(self, tid: str) -> int:
+        return len(self.logs.get(tid, []))
+
     async def create_tournament(self, tid: str, created: float) -> bool:
         if tid in self.created:
             return False
@@ -376,3 +379,14 @@ async def test_two_processes_commanding_one_event_never_write_over_each_other() 
         (2, "home"), (1, "away")]
     host = await other.get(tid)
     assert host is not None and host.t.round(1).done
+    # The first process's copy catches up at its next periodic check, and its
+    # watchers are told.
+    told: list[int] = []
+    ts.notify = lambda _tid, version: told.append(version)
+    mine = await ts.get(tid)
+    assert mine is not None and not mine.t.round(1).done
+    await ts.overdue()
+    assert mine.t.round(1).done and mine.t.version == host.t.version
+    assert told == [host.t.version]
+    await ts.overdue()
+    assert len(told) == 1

@@ -45,6 +45,8 @@ async def test_an_events_log_appends_idempotently(store: Store) -> None:
         with pytest.raises(LogConflict):
             await store.append_events("t1", start, events)
     assert await store.tournament_events("t1") == [b"a", b"b", b"c"]
+    assert await store.tournament_length("t1") == 3
+    assert await store.tournament_length("nope") == 0
     with pytest.raises(LogGap):
         await store.append_events("t1", 5, [b"x"])
     assert await store.tournament_events("nope") == []
