@@ -710,7 +710,11 @@ async function scenarioNewcomer(browser) {
     if (!drawn[k]) problems.push(`no ${k} moment was shown`);
   }
   // The lessons, the lobby and the settings.
-  await page.goto(base + "/#/tutorial/advanced");
+  await page.goto(base + "/#/tutorial/standard");
+  await page.waitForSelector("#lesson-standard");
+  await axeCheck(page, "standard lesson", problems);
+  await shot(page, "lesson-standard");
+  await page.evaluate(() => { location.hash = "#/tutorial/advanced"; });
   await page.waitForSelector("#lesson-advanced");
   await axeCheck(page, "advanced lesson", problems);
   await shot(page, "lesson-advanced");
