@@ -314,7 +314,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                               ttl=config.lobby.actor.lease_ttl, every=config.lobby.queue.tick)
             assert node is not None
             lobby.share_queue(queue, listing, node.token)
-            await actors.start(partial(listing.run, lobby.list_part))
+            await actors.start(partial(listing.run, lobby.list_part, lobby.seats_part))
 
         async def who(token: str) -> str | None:
             claim = tokens.verify(token)

@@ -316,6 +316,18 @@ async def test_players_on_different_processes_quick_match_and_see_one_lobby_list
                 await c2.send({"t": "quick", "id": 1, "rated": True, **TOY})
                 again = await c2.expect("ack", re=1)
                 assert (again["match"], again["seat"]) == (mc["match"], 0)
+                # and B lists it among c's matches, though A runs it.
+                with anyio.fail_after(10):
+                    n = 0
+                    while True:
+                        n += 1
+                        await c2.send({"t": "mine", "id": f"m{n}"})
+                        mine = (await c2.expect("ack", re=f"m{n}"))["matches"]
+                        if mine:
+                            break
+                        await anyio.sleep(0.05)  # A republishes every tick
+                assert [(m["match"], m["seat"], m["rated"]) for m in mine] == [
+                    (mc["match"], 0, True)]
             await e.send({"t": "queues", "id": 3, **TOY})
             assert (await e.expect("ack", re=3))["waiting"] == {"casual": 0, "rated": 0}
 
