@@ -403,6 +403,12 @@ async def test_the_server_listens_while_it_resumes_its_matches(server_config: An
                 except OSError:
                     await anyio.sleep(0.02)
         assert status == 200 and health["starting"] is True
+        results: list[Any] = []
+
+        async def bot(name: str) -> None:  # refused at first (503): it tries again
+            results.append(await play(url, how="quick", name=name, seed=name, **TOY))
+        for name in ("early", "bird"):
+            tg.start_soon(bot, name)
         status, ready = await get("/readyz")
         assert status == 503 and any("starting" in why for why in ready["why"])
         status, answer = await get("/session?ticket=x")
@@ -418,4 +424,8 @@ async def test_the_server_listens_while_it_resumes_its_matches(server_config: An
                 await anyio.sleep(0.02)
         async with client(url) as c:
             assert (await c.hello("late"))["t"] == "welcome"
+        with anyio.fail_after(30):
+            while len(results) < 2:  # the two bots that came too early played
+                await anyio.sleep(0.02)
+        assert results[0]["match"] == results[1]["match"]
         shutdown.set()
