@@ -751,7 +751,7 @@ const UI = {
     leftRepaired: (name, r) => `Round ${r} was paired again without ${name}.`,
     leftForfeited: (name, r, b) => `${name} lost round ${r}, board ${b} by forfeit.`,
     noShowPauses: "A player who does not come sits out the next rounds until they say they are back",
-    annulWithdrawn: "A player who withdraws before playing half their games: none of their games count", noShow: "Forfeit a player who has not come after (minutes)",
+    annulWithdrawn: "A player who withdraws before playing half their games: none of their games count", noShow: "Forfeit a player who has not come after (minutes; empty with a round deadline: at the deadline)",
     roundMinutes: "Round deadline (minutes, empty: none): nobody is waited for after it", create: "Create the event", save: "Save",
     // score card
     card: "Score card", total: "Total", rank: (r) => `Rank ${r}`, against: (n) => `against ${n}`, pending: "being played",
