@@ -692,6 +692,18 @@ class Lobby:
         self._offer(actor, Connect(conn.id, player, re=msg["id"]), conn, msg["id"])
         return True
 
+    async def _resent_elsewhere(self, conn: Connection, msg: Message) -> bool:
+        """A resent ``quick`` that another process paired (``_paired_there`` kept its
+        id): sent on to the match's process, which reopens the match for it."""
+        mid = self.recent.get((self._player(conn)[0], repr(msg["id"])))
+        if mid is None or self.router is None or mid in self.actors:
+            return False
+        owner = await self.router.owner_of(mid)
+        if owner is None or owner == self.owner:
+            return False
+        self.router.forward(owner, conn, msg, mid)
+        return True
+
     def _remember(self, conn: Connection, re: MsgId, mid: str) -> None:
         player, _ = self._player(conn)
         self._remember_id(player, repr(re), mid)
@@ -764,8 +776,8 @@ class Lobby:
                     conn, msg["id"])
 
     async def _on_quick(self, conn: Connection, msg: Message) -> None:
-        if self._resent(conn, msg):  # paired already (perhaps before a restart)
-            return
+        if self._resent(conn, msg) or await self._resent_elsewhere(conn, msg):
+            return  # paired already (perhaps before a restart, or by another process)
         self._capacity(msg)
         ruleset = self._ruleset(msg)
         config = self._config(ruleset, msg)
@@ -838,6 +850,7 @@ class Lobby:
         match)."""
         assert self.router is not None
         t = self.matchmaker.taken(player, re)
+        self._remember_id(player, repr(re), mid)  # the same quick resent: that match
         conn = self.router.local.get(cid)
         if conn is not None and conn.player == player and conn in self.online.get(
                 player, ()):
