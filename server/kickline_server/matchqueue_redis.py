@@ -164,8 +164,9 @@ class RedisQueue:
 
     async def count(self, key: str) -> int:
         """How many wait: ``HLEN``, not a scan (every arrival asks; the scan of 2 000
-        entries took 11 ms of Redis's CPU, BENCHMARKS.md).  A gone process's entries count until the next
-        :meth:`waiting` of that queue drops them: at most one queue tick."""
+        entries took 11 ms of Redis's CPU, BENCHMARKS.md).  A gone process's entries
+        count until the next :meth:`waiting` of that queue drops them: at most one
+        queue tick."""
         try:
             return int(await self._r.hlen(f"{self.prefix}q:{key}"))
         except (RedisError, OSError) as exc:
