@@ -215,10 +215,11 @@ async function scenarioVsBot(browser) {
     const names = (m.prompt.players || []).map((p) => p && p.name);
     // (After a shootout the score counts its goals too, so "Full time" said less.)
     const ft = (m.kicks || []).length ? null : m.lines.filter((l) => l.t === "full-time").pop();
-    return { kicks: (m.kicks || []).length, listed: document.querySelectorAll("#kicks li").length, score: v.score, home: names[home], final: document.querySelector("#final-score").textContent.replace(/\s+/g, " ").trim(), ft: ft ? ft.text : null };
+    return { fullTime: m.fullTime, reasonLine: (document.querySelector("#final-score + p") || {}).textContent || "", kicks: (m.kicks || []).length, listed: document.querySelectorAll("#kicks li").length, score: v.score, home: names[home], final: document.querySelector("#final-score").textContent.replace(/\s+/g, " ").trim(), ft: ft ? ft.text : null };
   });
   const hv = `${order.score[0]} : ${order.score[1]}`;
   if (!order.final.includes(hv) || (order.home && !order.final.startsWith(order.home))) problems.push(`end screen ${order.final} against the scoreboard's ${order.home} ${hv}`);
+  if (order.kicks && order.fullTime && !order.reasonLine.includes(`${order.fullTime[0]} : ${order.fullTime[1]} at full time`)) problems.push(`after a shootout the end screen says: ${order.reasonLine}`);
   if (order.kicks !== order.listed) problems.push(`the end screen lists ${order.listed} of the shootout's ${order.kicks} kicks`);
   if (order.ft && !order.ft.includes(hv)) problems.push(`the log's ${order.ft} against the scoreboard's ${hv}`);
   let recordFile = null;
