@@ -234,7 +234,7 @@ class Lobby:
             "player": account.player, "name": account.name, "token": token,
             "account": {"has_password": account.password is not None,
                         "created": account.created},
-            "matches": self.matches_of(account.player), "games": self.games}
+            "matches": await self.all_matches_of(account.player), "games": self.games}
         if cookie_token(conn) != token:  # the page sets the cookie with this ticket
             welcome["cookie"] = self.players.ticket(account)
         if account.player in self.damaged:  # quarantined at this start: say so, once here
@@ -242,26 +242,32 @@ class Lobby:
         return welcome
 
     def matches_of(self, player: str) -> list[Message]:
-        """The live matches where ``player`` holds a seat, or has one kept for them
+        """The live matches here where ``player`` holds a seat, or has one kept for them
         (``reserved``: "your next match", with the opponent's name)."""
-        mine = []
-        for mid, actor in sorted(self.actors.items()):
-            core = actor.core
-            seat = core.seat_of(player)
-            reserved = core.meta.get("reserved")
-            if seat is None and reserved:
-                seat = next((s for s in (0, 1) if reserved[s][0] == player), None)
-            if seat is None:
-                continue
-            entry: Message = {"match": mid, "seat": seat, "status": core.status,
-                              "game": core.game.name, "config": core.config,
-                              "rated": bool(core.meta.get("rated"))}
-            if reserved:
-                entry.update(reserved=True, opponent=reserved[1 - seat][1],
-                             start_by=core.meta.get("start_by"),
-                             tournament=core.meta.get("tournament"))
-            mine.append(entry)
+        return [e for mid, actor in sorted(self.actors.items())
+                for p, e in _seat_entries(mid, actor.core) if p == player]
+
+    async def all_matches_of(self, player: str) -> list[Message]:
+        """:meth:`matches_of` on every process sharing the Redis (another process's as
+        of at most a tick ago; ours first, a match moving between processes once)."""
+        mine = self.matches_of(player)
+        if self.listing is None:
+            return mine
+        seen = {e["match"] for e in mine}
+        for e in await self.listing.seats_elsewhere(player):
+            if e.get("match") not in seen:
+                seen.add(e.get("match"))
+                mine.append(e)
         return mine
+
+    def seats_part(self) -> dict[str, list[Message]]:
+        """Every player's :meth:`matches_of` here, for the other processes
+        (:mod:`.listing`)."""
+        out: dict[str, list[Message]] = {}
+        for mid, actor in sorted(self.actors.items()):
+            for p, e in _seat_entries(mid, actor.core):
+                out.setdefault(p, []).append(e)
+        return out
 
     async def dispatch(self, conn: Connection, msg: Message) -> None:
         t = msg["t"]
@@ -692,6 +698,18 @@ class Lobby:
         self._offer(actor, Connect(conn.id, player, re=msg["id"]), conn, msg["id"])
         return True
 
+    async def _resent_elsewhere(self, conn: Connection, msg: Message) -> bool:
+        """A resent ``quick`` that another process paired (``_paired_there`` kept its
+        id): sent on to the match's process, which reopens the match for it."""
+        mid = self.recent.get((self._player(conn)[0], repr(msg["id"])))
+        if mid is None or self.router is None or mid in self.actors:
+            return False
+        owner = await self.router.owner_of(mid)
+        if owner is None or owner == self.owner:
+            return False
+        self.router.forward(owner, conn, msg, mid)
+        return True
+
     def _remember(self, conn: Connection, re: MsgId, mid: str) -> None:
         player, _ = self._player(conn)
         self._remember_id(player, repr(re), mid)
@@ -764,8 +782,8 @@ class Lobby:
                     conn, msg["id"])
 
     async def _on_quick(self, conn: Connection, msg: Message) -> None:
-        if self._resent(conn, msg):  # paired already (perhaps before a restart)
-            return
+        if self._resent(conn, msg) or await self._resent_elsewhere(conn, msg):
+            return  # paired already (perhaps before a restart, or by another process)
         self._capacity(msg)
         ruleset = self._ruleset(msg)
         config = self._config(ruleset, msg)
@@ -838,6 +856,7 @@ class Lobby:
         match)."""
         assert self.router is not None
         t = self.matchmaker.taken(player, re)
+        self._remember_id(player, repr(re), mid)  # the same quick resent: that match
         conn = self.router.local.get(cid)
         if conn is not None and conn.player == player and conn in self.online.get(
                 player, ()):
@@ -1069,7 +1088,7 @@ class Lobby:
 
     async def _on_mine(self, conn: Connection, msg: Message) -> None:
         player, _ = self._player(conn)
-        conn.push({"t": "ack", "re": msg["id"], "matches": self.matches_of(player)})
+        conn.push({"t": "ack", "re": msg["id"], "matches": await self.all_matches_of(player)})
 
     async def _on_profile(self, conn: Connection, msg: Message) -> None:
         conn.push(await self.players.profile(conn, msg))
@@ -1219,6 +1238,31 @@ class Lobby:
             self._offer(actor, cmd, conn, msg["id"])
             return
         _answer(core, cmd, conn, self.clock())  # finished: answered from the store
+
+
+def _seat_entries(mid: str, core: MatchCore) -> list[tuple[str, Message]]:
+    """(player, ``welcome.matches`` entry) for each player holding or kept a seat."""
+    out: list[tuple[str, Message]] = []
+    reserved = core.meta.get("reserved")
+    for seat in (0, 1):
+        held = core.seats[seat]
+        if held is not None and held.bot is None:
+            player: str | None = held.player
+        elif held is None and reserved:
+            player = reserved[seat][0]
+        else:
+            continue
+        if player is None:
+            continue
+        entry: Message = {"match": mid, "seat": seat, "status": core.status,
+                          "game": core.game.name, "config": core.config,
+                          "rated": bool(core.meta.get("rated"))}
+        if reserved:
+            entry.update(reserved=True, opponent=reserved[1 - seat][1],
+                         start_by=core.meta.get("start_by"),
+                         tournament=core.meta.get("tournament"))
+        out.append((player, entry))
+    return out
 
 
 def _owes(core: MatchCore, player: str) -> bool:

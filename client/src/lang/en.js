@@ -577,7 +577,7 @@ const UI = {
     reasons: { played: "Played to the end", resigned: "By resignation", gone: "The opponent left", timeouts: "Too many timeouts", expired: "Expired", abandoned: "Abandoned", cancelled: "Called off", claimed: "Won by claim: the opponent was away too long", no_show: "The opponent did not come", no_show_both: "Neither player came" },
     // The same for a spectator, naming the player the forfeit went against.
     reasonsOf: { resigned: (n) => `${n} resigned`, gone: (n) => `${n} left`, timeouts: (n) => `${n} ran out of time too often`, claimed: (n) => `Won by claim: ${n} was away too long`, no_show: (n) => `${n} did not come` },
-    afterShootout: " · after a shootout",
+    afterShootout: " · after a shootout", atFullTime: (a, b) => ` (${a} : ${b} at full time)`,
     shootout: "The shootout, kick by kick", noGoal: "no goal", kickGoal: (t) => `${t} scores`,
     download: "Download the match record",
     fairTitle: "Fair dice: the details",
