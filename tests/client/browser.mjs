@@ -509,8 +509,16 @@ async function scenarioSecret(browser) {
   // Now B chooses; both see the reveal with both cards.
   const legalB = (await snapshot(pb)).legal;
   const cardB = legalB[0].split(" ")[1];
+  // B watches the reveal played back slowly, then taps it away.
+  await pb.evaluate(() => localStorage.setItem("kickline.settings", JSON.stringify({ speed: "slow" })));
   await pb.locator(`#panel [data-arg="${cardB}"]`).tap();
   await confirmIfAsked(pb);
+  // B's board plays the reveal back; a tap on it skips the rest of the playback.
+  await pb.waitForFunction(() => { const m = window.__kickline.match; return m.play && m.play.current && m.play.current.event.t === "reveal"; }, null, { timeout: 15000, polling: 20 });
+  await pb.locator("#overlay").tap({ timeout: 2000 }).catch(() => problems.push("the reveal's playback was gone before it could be tapped"));
+  await pb.waitForFunction(() => !window.__kickline.match.play, null, { timeout: 5000 }).catch(() => {});
+  const skipped = await pb.evaluate(() => ({ taps: window.__kickline.stats.skipped || 0, playing: !!window.__kickline.match.play }));
+  if (skipped.taps !== 1 || skipped.playing) problems.push(`a tap on the playback: ${JSON.stringify(skipped)}`);
   for (const p of [pa, pb]) {
     await p.waitForFunction(() => window.__kickline.match.lines.some((l) => l.t === "reveal"), null, { timeout: 10000 });
   }
