@@ -2,7 +2,7 @@
 
     python bench/balance.py [--matches 2000] [--boards 7,9] [--mode advanced]
                             [--bot greedy] [--no-mirrors] [--deadline 0]
-                            [--house FILE.json]
+                            [--scale 1.0] [--house FILE.json]
                             [--workers 2] [--out docs/BALANCE.md]
 
 Plays ``--matches`` matches between two ``--bot`` coaches (greedy by default; any
@@ -19,7 +19,8 @@ The machine-independent figure is the win rate; matches per second is printed
 too. Matches run in ``--workers`` processes over disjoint seeds, so the same
 arguments give the same table on any machine. ``--deadline`` (wall-clock seconds)
 bounds a run of a slow bot on a shared machine: match ``i`` of every pairing is
-played before match ``i + 1`` of any, and the table is what finished by then.
+played before match ``i + 1`` of any, and the table is what finished by then;
+``--scale`` multiplies a search level's playout budget (0.25: a cheaper search).
 
 ``--house FILE.json`` measures other house rosters (rulings 6: which named player
 holds which role, the fill-ins and their advanced skills; never the laws): a map from a
@@ -45,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "shared"))
 
 from kickline import result  # noqa: E402
-from kickline.bots import BOTS  # noqa: E402
+from kickline.bots import BOTS, BUDGETS, Budget, SearchBot  # noqa: E402
 from kickline.roster import SPECIES_TEAMS  # noqa: E402
 from kickline.simulate import play_match  # noqa: E402
 from kickline.state import Config  # noqa: E402
@@ -89,6 +90,17 @@ def _one(job: tuple[str, int, str, str, int, str]) -> dict[str, Any]:
     return out
 
 
+def _setup(path: str, bot: str, scale: float) -> None:
+    """A worker's start: the house rosters of ``path`` (if any) and ``bot``'s playout
+    budget times ``scale`` (a search level only)."""
+    if path:
+        house(path)
+    if scale != 1.0 and bot in BUDGETS:
+        b = BUDGETS[bot]
+        BOTS[bot] = SearchBot(Budget(max(1, round(b.playouts * scale)), b.horizon,
+                                     b.candidates))
+
+
 def house(path: str) -> None:
     """Replace teams' rosters for this process (and the workers it forks)."""
     from kickline.roster import SQUAD_ROLES, TEAMS, PlayerCard, Team
@@ -105,7 +117,8 @@ def _batch(jobs: list[tuple[str, int, str, str, int, str]]) -> list[dict[str, An
 
 
 def run(mode: str, boards: list[int], matches: int, workers: int, bot: str = "greedy",
-        mirrors: bool = True, deadline: float = 0.0, roster: str = "") -> list[dict[str, Any]]:
+        mirrors: bool = True, deadline: float = 0.0, roster: str = "",
+        scale: float = 1.0) -> list[dict[str, Any]]:
     """Every pairing's tally.  Match ``i`` of every pairing is played before match
     ``i + 1`` of any, so a ``deadline`` (wall-clock seconds, 0 for none) cuts every
     pairing at nearly the same count, and the sample is the matches in order (a prefix:
@@ -122,8 +135,7 @@ def run(mode: str, boards: list[int], matches: int, workers: int, bot: str = "gr
     stop = time.perf_counter() + deadline if deadline > 0 else math.inf
     size = 32 if bot in ("random", "greedy", "casual", "beginner") else 1
     batches = [jobs[i:i + size] for i in range(0, len(jobs), size)]
-    with multiprocessing.Pool(workers, house if roster else None,
-                              (roster,) if roster else ()) as pool:  # ends what still runs
+    with multiprocessing.Pool(workers, _setup, (roster, bot, scale)) as pool:  # ends the rest
         results = pool.imap(_batch, batches)
         for batch in batches:
             left = stop - time.perf_counter()
@@ -194,6 +206,8 @@ def main() -> int:
     ap.add_argument("--no-mirrors", action="store_true", help="play the cross pairings only")
     ap.add_argument("--deadline", type=float, default=0.0,
                     help="wall-clock seconds for the whole run (0: no limit)")
+    ap.add_argument("--scale", type=float, default=1.0,
+                    help="a search level's playout budget times this (1.0)")
     ap.add_argument("--house", default="", help="a JSON file of other house rosters")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", default=str(ROOT / "docs" / "BALANCE.md"),
@@ -204,7 +218,7 @@ def main() -> int:
         ap.error("--matches must be at least 2 and --boards a list of 7 and 9")
     t0 = time.perf_counter()
     rows = run(args.mode, boards, args.matches, args.workers, args.bot,
-               not args.no_mirrors, args.deadline, args.house)
+               not args.no_mirrors, args.deadline, args.house, args.scale)
     seconds = time.perf_counter() - t0
     played = sum(r["played"] for r in rows)
     errors = sum(r["errors"] for r in rows)
@@ -223,7 +237,8 @@ def main() -> int:
                + (f" --bot {args.bot}" if args.bot != "greedy" else "")
                + (" --no-mirrors" if args.no_mirrors else "")
                + (f" --deadline {args.deadline:g}" if args.deadline else "")
-               + (f" --house {args.house}" if args.house else ""))
+               + (f" --house {args.house}" if args.house else "")
+               + (f" --scale {args.scale:g}" if args.scale != 1.0 else ""))
         doc = [
             "# Balance: the four species teams against each other",
             "",

@@ -659,11 +659,13 @@ async function explainedOnTheBoard(page, problems) {
 // lobby and the settings.
 async function scenarioNewcomer(browser) {
   const problems = [];
-  const ctx = await browser.newContext(PHONE_844);
+  // Notifications allowed, and a phone's vibration motor that remembers its buzzes.
+  const ctx = await browser.newContext({ ...PHONE_844, permissions: ["notifications"] });
+  await ctx.addInitScript(() => { navigator.vibrate = (p) => { (window.__vibrated = window.__vibrated || []).push(p); return true; }; });
   const page = await ctx.newPage();
   page.on("pageerror", (e) => problems.push(String(e)));
   await page.goto(base + "/sw.js");
-  await page.evaluate(() => localStorage.setItem("kickline.settings", JSON.stringify({ speed: "fast" })));
+  await page.evaluate(() => localStorage.setItem("kickline.settings", JSON.stringify({ speed: "fast", notify: true })));
   await page.goto(base + "/#/rules");
   await page.waitForSelector("#rules");
   await shot(page, "rules");
@@ -696,6 +698,13 @@ async function scenarioNewcomer(browser) {
       await page.evaluate(() => { Object.defineProperty(document, "hidden", { value: true, configurable: true }); });
       await enter(page, info.legal[0]);
       await page.waitForFunction(() => /Your turn/.test(document.title), null, { timeout: 30000 }).catch(() => problems.push("a hidden page did not get the your-turn title"));
+      // ... and the phone buzzes, and a notification shows (through the service worker,
+      // the only way a phone's browser allows).
+      const told = await page.evaluate(async () => {
+        const reg = await navigator.serviceWorker.getRegistration();
+        return { buzzes: (window.__vibrated || []).length, notes: reg ? (await reg.getNotifications({ tag: "kickline-turn" })).length : -1 };
+      });
+      if (!told.buzzes || told.notes < 1) problems.push(`a hidden page's turn: ${JSON.stringify(told)}`);
       await page.evaluate(() => { Object.defineProperty(document, "hidden", { value: false, configurable: true }); document.dispatchEvent(new Event("visibilitychange")); });
       continue;
     }
