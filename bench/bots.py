@@ -2,12 +2,13 @@
 
     python bench/bots.py [--pairs casual:beginner,strong:casual,strongest:strong]
                          [--modes advanced] [--boards 7] [--matches 200] [--workers 2]
-                         [--scale 1.0] [--seed 0] [--json]
+                         [--scale 1.0] [--seed 0] [--deadline 0] [--json]
 
 Each pair plays ``--matches`` matches per mode and board; the stronger level takes seat 0
 in half of them (the toss is a die like any other), and in standard and advanced mode the
 teams cycle through the 16 ordered pairings of the species teams.  It prints each pair's
-win rate for the stronger level with its 95% Wilson interval, the CPU seconds per
+win rate for the stronger level with its 95% Wilson interval (``--json``: one JSON
+object per line as each pair finishes), the CPU seconds per
 decision of each level (mean, 95th percentile, max; a decision with one legal option is
 taken by the engine and never reaches a bot), and what a ladder of 1,000 matches per
 pair and mode would cost on this machine at those figures.
@@ -15,7 +16,10 @@ pair and mode would cost on this machine at those figures.
 The search levels think for a fixed number of playouts (``kickline.bots.BUDGETS``), not
 for a wall-clock time, so a run is reproducible and any machine measures the same
 strength; ``--scale`` multiplies every playout budget (0.25 plays a cheaper ladder).
-Matches run in ``--workers`` processes over disjoint seeds.
+Matches run in ``--workers`` processes over disjoint seeds.  ``--deadline`` bounds a
+pair's run in wall-clock seconds on a shared machine: the matches are taken in their
+order and the first ones finished by then are the sample (a prefix, so a long match is
+not left out for being long), and the report says how many of ``--matches`` that was.
 """
 
 from __future__ import annotations
@@ -23,10 +27,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +94,24 @@ def play(job: tuple[str, str, str, int, int, float, int]) -> dict[str, Any]:
             "shootout": s.period == 3}
 
 
+def _run(jobs: list[tuple[str, str, str, int, int, float, int]], workers: int,
+         deadline: float) -> list[dict[str, Any]]:
+    """The matches' results in order, stopping at ``deadline`` seconds (0: none)."""
+    stop = time.time() + deadline if deadline > 0 else math.inf
+    rows: list[dict[str, Any]] = []
+    with multiprocessing.Pool(workers) as pool:  # leaving the block ends the matches still running
+        results = pool.imap(play, jobs)
+        for _ in jobs:
+            left = stop - time.time()
+            if left <= 0:
+                break
+            try:
+                rows.append(results.next(timeout=None if left == math.inf else left))
+            except multiprocessing.TimeoutError:
+                break
+    return rows
+
+
 def _pct(xs: list[float], q: float) -> float:
     if not xs:
         return 0.0
@@ -106,50 +128,50 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--deadline", type=float, default=0.0,
+                    help="wall-clock seconds per pair, mode and board (0: no limit)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
-    started = time.time()
-    report: list[dict[str, Any]] = []
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for strong, weak in pairs:
-            for mode in args.modes.split(","):
-                for board in (int(b) for b in args.boards.split(",")):
-                    jobs = [(strong, weak, mode, board, i, args.scale, args.seed)
-                            for i in range(args.matches)]
-                    t0 = time.time()
-                    rows = list(pool.map(play, jobs))
-                    wins = sum(r["strong_won"] for r in rows)
-                    lo, hi = wilson(wins, len(rows))
-                    per: dict[str, Any] = {}
-                    for lv in (strong, weak):
-                        xs = [x for r in rows for x in r["times"][lv]]
-                        per[lv] = {"decisions_per_match": round(len(xs) / len(rows), 1),
-                                   "mean": round(sum(xs) / max(1, len(xs)), 4),
-                                   "p95": round(_pct(xs, 0.95), 4),
-                                   "max": round(max(xs, default=0.0), 4)}
-                    cpu_per_match = sum(per[lv]["mean"] * per[lv]["decisions_per_match"]
-                                        for lv in per)
-                    row = {"strong": strong, "weak": weak, "mode": mode, "board": board,
-                           "matches": len(rows), "strong_wins": wins,
-                           "rate": round(wins / len(rows), 4),
-                           "interval": [round(lo, 4), round(hi, 4)],
-                           "shootouts": sum(r["shootout"] for r in rows),
-                           "seconds": round(time.time() - t0, 1), "per_level": per,
-                           "cpu_seconds_per_match": round(cpu_per_match, 2),
-                           "cpu_hours_for_1000": round(cpu_per_match * 1000 / 3600, 2)}
-                    report.append(row)
-                    if not args.json:
-                        print(f"{strong} v {weak} {mode} b{board}: {wins}/{len(rows)} = "
-                              f"{100 * wins / len(rows):.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]"
-                              f"  cpu/match {cpu_per_match:.1f}s  1000 matches = "
-                              f"{cpu_per_match * 1000 / 3600:.1f} cpu-hours  "
-                              + "  ".join(f"{lv}: {p['mean']:.3f}s/decision (p95 "
-                                          f"{p['p95']:.3f}, max {p['max']:.3f})"
-                                          for lv, p in per.items()), flush=True)
-    if args.json:
-        print(json.dumps({"args": vars(args), "seconds": round(time.time() - started, 1),
-                          "pairs": report}, indent=1))
+    for strong, weak in pairs:
+        for mode in args.modes.split(","):
+            for board in (int(b) for b in args.boards.split(",")):
+                jobs = [(strong, weak, mode, board, i, args.scale, args.seed)
+                        for i in range(args.matches)]
+                t0 = time.time()
+                rows = _run(jobs, args.workers, args.deadline)
+                n = max(1, len(rows))
+                wins = sum(r["strong_won"] for r in rows)
+                lo, hi = wilson(wins, len(rows))
+                per: dict[str, Any] = {}
+                for lv in (strong, weak):
+                    xs = [x for r in rows for x in r["times"][lv]]
+                    per[lv] = {"decisions_per_match": round(len(xs) / n, 1),
+                               "mean": round(sum(xs) / max(1, len(xs)), 4),
+                               "p95": round(_pct(xs, 0.95), 4),
+                               "max": round(max(xs, default=0.0), 4)}
+                cpu_per_match = sum(per[lv]["mean"] * per[lv]["decisions_per_match"]
+                                    for lv in per)
+                row = {"strong": strong, "weak": weak, "mode": mode, "board": board,
+                       "scale": args.scale, "matches": len(rows),
+                       "matches_asked": args.matches, "strong_wins": wins,
+                       "rate": round(wins / n, 4),
+                       "interval": [round(lo, 4), round(hi, 4)],
+                       "shootouts": sum(r["shootout"] for r in rows),
+                       "seconds": round(time.time() - t0, 1), "per_level": per,
+                       "cpu_seconds_per_match": round(cpu_per_match, 2),
+                       "cpu_hours_for_1000": round(cpu_per_match * 1000 / 3600, 2)}
+                if args.json:
+                    print(json.dumps(row), flush=True)
+                else:
+                    print(f"{strong} v {weak} {mode} b{board} (scale {args.scale}): "
+                          f"{wins}/{len(rows)} of {args.matches} = "
+                          f"{100 * wins / n:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]"
+                          f"  cpu/match {cpu_per_match:.1f}s  1000 matches = "
+                          f"{cpu_per_match * 1000 / 3600:.1f} cpu-hours  "
+                          + "  ".join(f"{lv}: {p['mean']:.3f}s/decision (p95 "
+                                      f"{p['p95']:.3f}, max {p['max']:.3f})"
+                                      for lv, p in per.items()), flush=True)
     return 0
 
 

@@ -269,10 +269,13 @@ async def fuzz(url: str, n: int, rng: random.Random, tally: Tally, stop: anyio.E
         try:
             async with connect(url, max_size=None, open_timeout=5) as ws:
                 hello: dict[str, Any] = {"t": "hello", "versions": [1, 2]}
-                hello.update({"token": token} if token else {"name": "fuzzer"})
+                hello.update({"token": token} if token else
+                             {"name": f"fuzzer {rng.randrange(10**9)}"})
                 await ws.send(msgpack.packb(hello))
                 welcome = decode_replies(await ws.recv())[0]
-                token = welcome.get("token", token)
+                # Refused (its own random signout_everywhere revoked the token): a new
+                # identity next time, not the same refusal over and over.
+                token = welcome.get("token") if welcome.get("t") == "welcome" else None
                 while sent < n and not stop.is_set():
                     msg = _random_message(rng)
                     began = time.monotonic()

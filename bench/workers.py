@@ -8,11 +8,12 @@
    --redis-url ...`` as an operator starts it, then ``2 * matches`` bot clients (the
    load processes of bench/server.py, ``--procs``) quick-match through the one port and
    play as fast as answered (or paced with ``--think``).  Measured after ``--warmup``:
-   decisions per second, the decide → ack round trip (p50/p95/p99), and the CPU time
-   of the workers, of Redis and of the load processes.  The ratio of decisions per
-   second with N workers to 1 worker is printed.  The bots quick-match, and the quick
-   queue is per process, so each match's players sit on one worker here: this measures
-   what the extra processes add, not routing.
+   decisions per second, the decide → ack round trip (p50/p95/p99), the client
+   messages routed to another worker (``/metrics``), and the CPU time of the workers,
+   of Redis and of the load processes.  The ratio of decisions per
+   second with N workers to 1 worker is printed.  The bots quick-match through the
+   cluster's one queue (in Redis), so with N > 1 a match's two players are often on two
+   workers and one of them plays routed: this measures the cluster as players meet it.
 2. **route**: the cost of a routed message against a local one.  Two ``kickline serve``
    processes on one Redis; ``--matches`` matches each created by a bot on process A
    and joined by a bot connected either to A (local) or to B (every decision of the
@@ -104,6 +105,17 @@ def _pids(parent: int, workers: int) -> list[int]:
     return [int(k) for k in kids]
 
 
+def _routed(port: int) -> float | None:
+    """Client messages forwarded to another process so far (all workers: /metrics)."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+            text = r.read().decode()
+    except OSError:
+        return None
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+               if line.startswith('kickline_routed_messages_total{direction="forwarded"}'))
+
+
 def _cpu(pids: list[int]) -> float:
     total = 0.0
     for pid in pids:
@@ -133,11 +145,14 @@ def run_workers(args: Any, workers: int) -> dict[str, Any]:
             time.sleep(args.warmup)
             for pipe in pipes:
                 pipe.send("reset")
-            cpu0, rcpu0 = _cpu(pids), _cpu([rproc.pid])
+            cpu0, rcpu0, routed0 = _cpu(pids), _cpu([rproc.pid]), _routed(port)
             t0 = time.perf_counter()
             time.sleep(args.seconds)
             elapsed = time.perf_counter() - t0
             cpu, rcpu = _cpu(pids) - cpu0, _cpu([rproc.pid]) - rcpu0
+            routed1 = _routed(port)
+            routed = (None if routed0 is None or routed1 is None
+                      else round(routed1 - routed0))
             for pipe in pipes:
                 pipe.send("stop")
             results = bench.collect(pipes, 120)
@@ -157,6 +172,8 @@ def run_workers(args: Any, workers: int) -> dict[str, Any]:
         "workers": workers, "matches": args.matches, "think_s": args.think,
         "connections": connected, "connect_failures": failed, "seconds": round(elapsed, 1),
         "decisions": decisions, "decisions_per_s": round(decisions / elapsed, 1),
+        # Client messages (nearly all decisions) another worker passed on through Redis.
+        "routed_messages": routed,
         "rtt_ms": bench.pcts(rtts),
         "server_cpu_share": round(cpu / elapsed, 2),
         "server_cpu_us_per_decision": round(cpu / decisions * 1e6) if decisions else None,

@@ -32,6 +32,8 @@ function addLines(mm, events, view, players) {
   for (const e of events) {
     mm.seq++;
     if (e.t === "shootout-test") (mm.kicks || (mm.kicks = [])).push(e);
+    // The end screen's score counts a shootout's goals; it says the full-time one too.
+    if (e.t === "full-time" && e.score) mm.fullTime = e.score.slice();
     let text = W.narrate(e, ctx);
     if (text === null) continue;
     if (text === undefined) text = W.unknownEvent;

@@ -273,48 +273,12 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
         lobby.players.on_register = tournaments.on_register
         if on_lobby is not None:
             on_lobby(lobby)
-        phases.now = "recover"
-        recovered = await lobby.recover()
-        if recovered:
-            log.info("resumed %d unfinished matches", recovered)
-        recorded = await lobby.recorder.catch_up()
-        if recorded:
-            log.info("recorded %d finished matches", recorded)
-        events = await tournaments.load()
-        if events:
-            log.info("resumed %d running tournaments", events)
-        if recovered and gc.isenabled() and gc.get_freeze_count():  # tuned by tune_gc
-            # The recovered matches' cores live as long as the matches: out of every
-            # collection, like the start-up objects (their garbage is acyclic and still
-            # freed at once).
-            gc.collect()
-            gc.freeze()
-        await actors.start(lobby.desk.run)
-        await actors.start(tournaments.run)
-        await actors.start(lobby.matchmaker.run)
-        await actors.start(lobby.challenges.run)
-        if store.leases_expire:  # other processes may die and leave matches to adopt
-            await actors.start(lobby.adopt)
-        await actors.start(partial(retention.run, store, config.retention))
         buckets = Buckets(config.transport)
         ops = Ops(lobby, store, stats, node=owner,
                   store_kind="redis" if config.redis_url else "sqlite",
                   admin_password=config.admin_password,
                   connections=lambda: sum(gate.connected.values()))
-        router = None
-        if config.redis_url:  # any process serves any player: route through Redis
-            router = Router(config.redis_url, owner, prefix=config.redis_prefix,
-                            ttl=config.lobby.actor.lease_ttl, new_id=new_id)
-            router.handle, router.detach = lobby.handle_remote, lobby.detach_remote
-            lobby.router = router
-            await actors.start(router.run)
-            # One quick-match queue and one lobby list for every process on the Redis.
-            queue = RedisQueue(config.redis_url, prefix=config.redis_prefix)
-            listing = Listing(config.redis_url, owner, prefix=config.redis_prefix,
-                              ttl=config.lobby.actor.lease_ttl, every=config.lobby.queue.tick)
-            assert node is not None
-            lobby.share_queue(queue, listing, node.token)
-            await actors.start(partial(listing.run, lobby.list_part))
+        router: Router | None = None
 
         async def who(token: str) -> str | None:
             claim = tokens.verify(token)
@@ -324,7 +288,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             return account.player
 
         def health() -> dict[str, Any]:
-            return {"ok": True, "matches": len(lobby.actors),
+            return {"ok": True, "starting": not gate.ready, "matches": len(lobby.actors),
                     "connections": sum(gate.connected.values()) - gate.downloads,
                     "downloads": gate.downloads}
 
@@ -335,13 +299,9 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                     static_limits=config.static,
                     routes=lambda conn, request, path, query: ops.respond(
                         conn, request, path) or _routes(
-                        conn, request, lobby, path, query, tournaments, who))
-        await actors.start(ops.watch)  # after the gate: it counts the gate's connections
-        if node is not None:
-            node.summary = lambda: {"matches": len(lobby.actors),
-                                    "connections": sum(gate.connected.values())}
-            ops.nodes = node.nodes
-            await actors.start(node.keep, shutdown.set)  # a duplicate id: stop serving
+                        conn, request, lobby, path, query, tournaments, who),
+                    ready=False)
+        ops.health.starting = True
 
         async def handler(ws: ServerConnection) -> None:
             with gate.holding(ws) as address:
@@ -359,8 +319,59 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
             open_timeout=None, backlog=config.backlog,  # the gate times handshakes
             reuse_port=config.worker is not None,  # --workers: one port, N processes
         ) as server:
-            phases.now = None
             port = int(next(iter(server.sockets)).getsockname()[1])
+            # Listening before the matches are resumed: health checks answer and the page
+            # loads while a big store is read (20 000 waiting matches took 16.7 s with no
+            # listener); websockets and the players' routes wait for the lobby (the gate:
+            # Gate.ready), or are told to come back.
+            phases.now = "recover"
+            recovered = await lobby.recover()
+            if recovered:
+                log.info("resumed %d unfinished matches", recovered)
+            recorded = await lobby.recorder.catch_up()
+            if recorded:
+                log.info("recorded %d finished matches", recorded)
+            events = await tournaments.load()
+            if events:
+                log.info("resumed %d running tournaments", events)
+            if recovered and gc.isenabled() and gc.get_freeze_count():  # tuned by tune_gc
+                # The recovered matches' cores live as long as the matches: out of every
+                # collection, like the start-up objects (their garbage is acyclic and still
+                # freed at once).
+                gc.collect()
+                gc.freeze()
+            await actors.start(lobby.desk.run)
+            await actors.start(tournaments.run)
+            await actors.start(lobby.matchmaker.run)
+            await actors.start(lobby.challenges.run)
+            if store.leases_expire:  # other processes may die and leave matches to adopt
+                await actors.start(lobby.adopt)
+            await actors.start(partial(retention.run, store, config.retention))
+            if config.redis_url:  # any process serves any player: route through Redis
+                router = Router(config.redis_url, owner, prefix=config.redis_prefix,
+                                ttl=config.lobby.actor.lease_ttl, new_id=new_id)
+                router.handle, router.detach = lobby.handle_remote, lobby.detach_remote
+                lobby.router = router
+                await actors.start(router.run)
+                # One quick-match queue and one lobby list for every process on the Redis.
+                queue = RedisQueue(config.redis_url, prefix=config.redis_prefix)
+                listing = Listing(config.redis_url, owner, prefix=config.redis_prefix,
+                                  ttl=config.lobby.actor.lease_ttl,
+                                  every=config.lobby.queue.tick)
+                assert node is not None
+                lobby.share_queue(queue, listing, node.token)
+                await actors.start(partial(listing.run, lobby.list_part,
+                                                   lobby.seats_all, lobby.seats_changed))
+            await actors.start(ops.watch)  # after the gate: it counts the gate's connections
+            if node is not None:
+                node.summary = lambda: {"matches": len(lobby.actors),
+                                        "connections": sum(gate.connected.values())}
+                ops.nodes = node.nodes
+                await actors.start(node.keep, shutdown.set)  # a duplicate id: stop serving
+
+            gate.mark_ready()
+            ops.health.starting = False
+            phases.now = None
             _announce(config, port)
             task_status.started(port)
             await shutdown.wait()

@@ -33,7 +33,7 @@ from typing import Any
 
 import anyio
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from . import games
 from .dice import commitment
@@ -175,8 +175,10 @@ async def play(
         except InvalidURI as exc:
             raise BotError("unreachable", f"{url} is not a websocket URL ({exc})") from None
         except InvalidHandshake as exc:
-            # Something answered, but not a Kickline websocket endpoint.
-            if st.token is None:
+            # Something answered, but not a Kickline websocket endpoint (a 503 is one
+            # that is still starting, or out of connections: try again).
+            status = exc.response.status_code if isinstance(exc, InvalidStatus) else None
+            if st.token is None and status != 503:
                 raise BotError("unreachable", f"{url} does not answer as a Kickline server "
                                f"({exc}); the URL is ws://HOST:PORT of `kickline serve`"
                                ) from None

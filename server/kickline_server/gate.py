@@ -15,6 +15,10 @@ by :meth:`Gate.connection_class`) adds what a public server needs at that point:
 * the client's files are streamed from disk (:mod:`.static`), never read whole into
   memory, and a download that stalls or crawls is cut off; each counts as one of its
   address's simultaneous connections while it runs;
+* while the server starts (resuming its matches, :attr:`Gate.ready` false) it already
+  listens: health and status paths and the client's files are answered, any other
+  request waits for the lobby up to half the handshake timeout, then gets ``503`` with
+  ``Retry-After`` (a big store took 16.7 s to resume with no listener at all);
 * the handshake timeout is ours, not websockets' ``open_timeout``, because that one
   would also cut off every download that outlasts it;
 * a request that is not HTTP at all is answered with ``400 Bad Request`` (websockets
@@ -74,12 +78,16 @@ class Gate:
 
     ROUTED = frozenset({"/healthz"})
     """Paths answered before the client's files even if a file had that name."""
+    EARLY = frozenset({"/healthz", "/readyz", "/metrics", "/status", "/status.json"})
+    """Paths answered at once while the server starts (the operator's: health and
+    status); the client's files are too.  Any other request waits for :attr:`ready`."""
 
     def __init__(self, *, budgets: Budgets, trusted: TrustedProxies,
                  max_connections_per_address: int, client_dir: Path | None,
                  health: Callable[[], dict[str, Any]], handshake_timeout: float = 10.0,
                  routes: Routes | None = None,
                  static_limits: static.StaticLimits | None = None,
+                 ready: bool = True,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.budgets = budgets
         self.trusted = trusted
@@ -91,6 +99,9 @@ class Gate:
         """Other GET routes (the players': ``/session``, ``/record/...``), asked after the
         budgets and before the static files; ``None`` means not theirs."""
         self.static_limits = static_limits or static.StaticLimits()
+        self._ready = asyncio.Event()
+        if ready:
+            self._ready.set()
         self.connects = Rate(budgets.connections_per_minute, 60.0, clock=clock)
         self.files = Rate(budgets.files_per_minute, 60.0, clock=clock)
         self.connected: Counter[str] = Counter()
@@ -99,6 +110,25 @@ class Gate:
         """TCP connections per peer address key still waiting for their request."""
         self.downloads = 0
         """Static bodies being sent right now (for tests and /healthz)."""
+
+    @property
+    def ready(self) -> bool:
+        """Whether the server has resumed its matches and serves players."""
+        return self._ready.is_set()
+
+    def mark_ready(self) -> None:
+        self._ready.set()
+
+    async def until_ready(self) -> bool:
+        """Wait for :attr:`ready`, up to half the handshake timeout; whether it came."""
+        if self._ready.is_set():
+            return True
+        try:
+            async with asyncio.timeout(self.handshake_timeout / 2):
+                await self._ready.wait()
+        except TimeoutError:
+            return False
+        return True
 
     def connection_class(self) -> type[GateConnection]:
         """The ``create_connection`` for websockets' ``serve``: knows this gate."""
@@ -158,6 +188,9 @@ class Gate:
                             headers=[("Allow", "GET, HEAD")])
         if path == "/healthz":
             return response(200, json.dumps(self.health()) + "\n", JSON)
+        # Starting (resuming matches): a player's request waits, or comes back later.
+        if not is_file and path not in self.EARLY and not await self.until_ready():
+            return starting()
         if self.routes is not None and request.method == "GET":
             routed = self.routes(conn, request, path, request.path.partition("?")[2])
             if isinstance(routed, Awaitable):
@@ -192,6 +225,13 @@ class Gate:
             self.connected[key] -= 1
             if self.connected[key] <= 0:
                 del self.connected[key]
+
+
+def starting() -> Response:
+    """The answer to a request the server cannot serve until it has resumed its
+    matches: 503, try again in a couple of seconds."""
+    return response(503, "the server is starting (resuming its matches); try again in a "
+                    "moment\n", headers=[("Retry-After", "2")])
 
 
 def _too_many(conn: ServerConnection, wait: float) -> Response:

@@ -6,6 +6,12 @@ with a TTL of one lease) every tick when it changed, and at least every TTL/3; t
 merges its own matches (as they are now) with the others' parts (at most a tick old).
 A process that dies stops renewing its part, which lapses within one TTL; one that
 stops cleanly deletes it: no ghost matches.
+
+The same way, each process publishes its players' seats (``<prefix>seats:<server id>``,
+a hash: player -> their ``welcome.matches`` entries there), so that ``welcome`` and
+``mine`` on any process list a player's matches wherever they run.  Only the players
+whose entries changed are written each tick (the whole hash at start and after Redis
+failed), its TTL renewed every TTL/3.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ log = logging.getLogger(__name__)
 
 Part = dict[str, list[dict[str, Any]]]
 """``{"open": [...], "live": [...]}``: list entries as the ``list`` answer has them."""
+Seats = dict[str, list[dict[str, Any]]]
+"""player -> their ``welcome.matches`` entries on this process."""
 
 
 class Listing:
@@ -42,6 +50,47 @@ class Listing:
     def _key(self, node: str) -> str:
         return f"{self.prefix}list:{node}"
 
+    def _seats_key(self, node: str) -> str:
+        return f"{self.prefix}seats:{node}"
+
+    async def publish_seats(self, seats: Seats, *, whole: bool) -> None:
+        """Write these players' entries (``[]``: delete the player); ``whole``: they
+        are everyone's, replacing the hash."""
+        key = self._seats_key(self.node)
+        async with self._r.pipeline(transaction=True) as pipe:
+            if whole:
+                pipe.delete(key)
+            gone = [p for p, v in seats.items() if not v]
+            if gone:
+                pipe.hdel(key, *gone)
+            if len(gone) < len(seats):
+                pipe.hset(key, mapping={p: json.dumps(v, separators=(",", ":"))
+                                        for p, v in seats.items() if v})
+            pipe.pexpire(key, int(self.ttl * 1000))
+            await pipe.execute()
+
+    async def _others(self) -> list[str]:
+        """The other processes that publish (Redis errors pass through)."""
+        got = await self._r.smembers(self._set)
+        return sorted(n for n in (x.decode() if isinstance(x, bytes) else x for x in got)
+                      if n != self.node)
+
+    async def seats_elsewhere(self, player: str) -> list[dict[str, Any]]:
+        """``player``'s entries on the other processes (none when Redis does not
+        answer)."""
+        try:
+            nodes = await self._others()
+            if not nodes:
+                return []
+            async with self._r.pipeline(transaction=False) as pipe:
+                for n in nodes:
+                    pipe.hget(self._seats_key(n), player)
+                raws = await pipe.execute()
+        except (RedisError, OSError) as exc:
+            log.warning("the other processes' seats are unreachable: %s", exc)
+            return []
+        return [e for raw in raws if raw is not None for e in json.loads(raw)]
+
     async def publish(self, part: Part) -> None:
         async with self._r.pipeline(transaction=True) as pipe:
             pipe.set(self._key(self.node), json.dumps(part, separators=(",", ":")),
@@ -53,9 +102,7 @@ class Listing:
         """The other processes' parts (empty when Redis does not answer: the list shows
         this process's matches, rather than failing)."""
         try:
-            nodes = sorted(n.decode() if isinstance(n, bytes) else n
-                           for n in await self._r.smembers(self._set))
-            nodes = [n for n in nodes if n != self.node]
+            nodes = await self._others()
             if not nodes:
                 return []
             raws = await self._r.mget([self._key(n) for n in nodes])
@@ -67,28 +114,44 @@ class Listing:
             return []
         return [json.loads(raw) for raw in raws if raw is not None]
 
-    async def run(self, part: Callable[[], Part], *,
+    async def run(self, part: Callable[[], Part], seats_all: Callable[[], Seats],
+                  seats_changed: Callable[[], Seats], *,
                   task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
-        """Publish ``part()`` every :attr:`every` seconds when it changed, and every
-        TTL/3 regardless (its TTL must not lapse while this process runs)."""
+        """Every :attr:`every` seconds: publish ``part()`` when it changed and the
+        players whose seats changed (``seats_changed()``); every TTL/3 regardless
+        (their TTLs must not lapse while this process runs).  The seats are written
+        whole (``seats_all()``) at start and after Redis failed (it may have lost
+        them)."""
         task_status.started()
         last: Part | None = None
+        whole_seats = True
         written = float("-inf")
         while True:
             now = anyio.current_time()
-            got = part()
-            if got != last or now - written >= self.ttl / 3:
-                try:
+            renew = now - written >= self.ttl / 3
+            try:
+                got = part()
+                if got != last or renew:
                     await self.publish(got)
-                    last, written = got, now
-                except (RedisError, OSError) as exc:
-                    log.debug("lobby list not published: %s", exc)
+                    last = got
+                if whole_seats:
+                    await self.publish_seats(seats_all(), whole=True)
+                    whole_seats = False
+                else:
+                    changed = seats_changed()
+                    if changed or renew:
+                        await self.publish_seats(changed, whole=False)
+                if renew:
+                    written = now
+            except (RedisError, OSError) as exc:
+                log.debug("lobby list not published: %s", exc)
+                last, whole_seats = None, True  # written whole once Redis answers
             await anyio.sleep(self.every)
 
     async def leave(self) -> None:
         """Delete this process's part (a clean stop)."""
         try:
-            await self._r.delete(self._key(self.node))
+            await self._r.delete(self._key(self.node), self._seats_key(self.node))
             await self._r.srem(self._set, self.node)
         except (RedisError, OSError):
             pass

@@ -195,6 +195,11 @@ class Lobby:
         self.node_token = ""
         """This process's registration token in a shared Redis (see share_queue)."""
         self.listing: Listing | None = None
+        self._listed_cache: dict[str, tuple[tuple[Any, ...], Listed]] = {}
+        self._seat_mids: dict[str, Listed] = {}
+        """What :meth:`seats_changed` last saw of each match."""
+        self._seats: dict[str, dict[str, Message]] = {}
+        """player -> match -> their ``matches_of`` entry (as published)."""
         """The cluster's lobby list, with a shared Redis."""
         self.desk: Any = None
         """The tournaments' messages (:class:`~.tournaments.Desk`), once the app sets it."""
@@ -234,7 +239,7 @@ class Lobby:
             "player": account.player, "name": account.name, "token": token,
             "account": {"has_password": account.password is not None,
                         "created": account.created},
-            "matches": self.matches_of(account.player), "games": self.games}
+            "matches": await self.all_matches_of(account.player), "games": self.games}
         if cookie_token(conn) != token:  # the page sets the cookie with this ticket
             welcome["cookie"] = self.players.ticket(account)
         if account.player in self.damaged:  # quarantined at this start: say so, once here
@@ -242,26 +247,78 @@ class Lobby:
         return welcome
 
     def matches_of(self, player: str) -> list[Message]:
-        """The live matches where ``player`` holds a seat, or has one kept for them
+        """The live matches here where ``player`` holds a seat, or has one kept for them
         (``reserved``: "your next match", with the opponent's name)."""
-        mine = []
-        for mid, actor in sorted(self.actors.items()):
-            core = actor.core
-            seat = core.seat_of(player)
-            reserved = core.meta.get("reserved")
-            if seat is None and reserved:
-                seat = next((s for s in (0, 1) if reserved[s][0] == player), None)
-            if seat is None:
-                continue
-            entry: Message = {"match": mid, "seat": seat, "status": core.status,
-                              "game": core.game.name, "config": core.config,
-                              "rated": bool(core.meta.get("rated"))}
-            if reserved:
-                entry.update(reserved=True, opponent=reserved[1 - seat][1],
-                             start_by=core.meta.get("start_by"),
-                             tournament=core.meta.get("tournament"))
-            mine.append(entry)
+        return [e for mid, actor in sorted(self.actors.items())
+                for p, e in _seat_entries(mid, actor.core) if p == player]
+
+    async def all_matches_of(self, player: str) -> list[Message]:
+        """:meth:`matches_of` on every process sharing the Redis (another process's as
+        of at most a tick ago; ours first, a match moving between processes once)."""
+        mine = self.matches_of(player)
+        if self.listing is None:
+            return mine
+        seen = {e["match"] for e in mine}
+        for e in await self.listing.seats_elsewhere(player):
+            if e.get("match") not in seen:
+                seen.add(e.get("match"))
+                mine.append(e)
         return mine
+
+    def seats_all(self) -> dict[str, list[Message]]:
+        """Every player's :meth:`matches_of` here, for the other processes
+        (:mod:`.listing`; written whole at start and after Redis failed)."""
+        self.seats_changed()
+        return {p: list(by.values()) for p, by in self._seats.items()}
+
+    def seats_changed(self) -> dict[str, list[Message]]:
+        """The players whose :meth:`matches_of` here changed since the last call, with
+        their entries now (``[]``: none left).  Only matches whose status or seats
+        changed are looked at again (:meth:`_listed`)."""
+        changed: set[str] = set()
+        for mid, actor in self.actors.items():
+            listed = self._listed(mid, actor.core)
+            before = self._seat_mids.get(mid)
+            if before is listed:
+                continue
+            self._seat_mids[mid] = listed
+            self._reseat(mid, before, listed, changed)
+        if len(self._seat_mids) > len(self.actors):  # matches that ended or moved
+            for mid in [m for m in self._seat_mids if m not in self.actors]:
+                self._reseat(mid, self._seat_mids.pop(mid), None, changed)
+        return {p: list(self._seats.get(p, {}).values()) for p in changed}
+
+    def _reseat(self, mid: str, before: Listed | None, now: Listed | None,
+                changed: set[str]) -> None:
+        for p, _ in before[2] if before is not None else ():
+            by = self._seats.get(p)
+            if by is not None:
+                by.pop(mid, None)
+                if not by:
+                    del self._seats[p]
+            changed.add(p)
+        for p, e in now[2] if now is not None else ():
+            self._seats.setdefault(p, {})[mid] = e
+            changed.add(p)
+
+    def _listed(self, mid: str, core: MatchCore) -> Listed:
+        """The match's lobby-list entry (open or live, public matches) and its players'
+        seat entries, cached while its status and seats stay: every process looks at
+        all its matches every tick (20 000 matches cost 594 ms a tick at load 12 when
+        both were rebuilt each time)."""
+        sig = (core.status, core.seats[0], core.seats[1])
+        got = self._listed_cache.get(mid)
+        if got is not None and got[0] == sig:
+            return got[1]
+        entry: Message | None = None
+        if not core.meta.get("private") and core.status in ("waiting", "playing"):
+            entry = {"match": mid, "game": core.game.name, "config": core.config,
+                     "players": [None if s is None else s.name for s in core.seats]}
+            if core.status == "waiting":
+                entry.update(code=core.meta.get("code"), clock=core.clock.plain())
+        listed: Listed = (core.status, entry, _seat_entries(mid, core))
+        self._listed_cache[mid] = (sig, listed)
+        return listed
 
     async def dispatch(self, conn: Connection, msg: Message) -> None:
         t = msg["t"]
@@ -692,6 +749,18 @@ class Lobby:
         self._offer(actor, Connect(conn.id, player, re=msg["id"]), conn, msg["id"])
         return True
 
+    async def _resent_elsewhere(self, conn: Connection, msg: Message) -> bool:
+        """A resent ``quick`` that another process paired (``_paired_there`` kept its
+        id): sent on to the match's process, which reopens the match for it."""
+        mid = self.recent.get((self._player(conn)[0], repr(msg["id"])))
+        if mid is None or self.router is None or mid in self.actors:
+            return False
+        owner = await self.router.owner_of(mid)
+        if owner is None or owner == self.owner:
+            return False
+        self.router.forward(owner, conn, msg, mid)
+        return True
+
     def _remember(self, conn: Connection, re: MsgId, mid: str) -> None:
         player, _ = self._player(conn)
         self._remember_id(player, repr(re), mid)
@@ -764,8 +833,8 @@ class Lobby:
                     conn, msg["id"])
 
     async def _on_quick(self, conn: Connection, msg: Message) -> None:
-        if self._resent(conn, msg):  # paired already (perhaps before a restart)
-            return
+        if self._resent(conn, msg) or await self._resent_elsewhere(conn, msg):
+            return  # paired already (perhaps before a restart, or by another process)
         self._capacity(msg)
         ruleset = self._ruleset(msg)
         config = self._config(ruleset, msg)
@@ -838,6 +907,7 @@ class Lobby:
         match)."""
         assert self.router is not None
         t = self.matchmaker.taken(player, re)
+        self._remember_id(player, repr(re), mid)  # the same quick resent: that match
         conn = self.router.local.get(cid)
         if conn is not None and conn.player == player and conn in self.online.get(
                 player, ()):
@@ -964,18 +1034,17 @@ class Lobby:
         process's (:mod:`.listing`)."""
         out: list[dict[str, Any]] = []
         live: list[dict[str, Any]] = []
-        for mid, actor in sorted(self.actors.items()):
-            core = actor.core
-            if core.meta.get("private"):
+        if len(self._listed_cache) > len(self.actors) + 1000:  # ended matches' entries
+            self._listed_cache = {m: c for m, c in self._listed_cache.items()
+                                  if m in self.actors}
+        for mid, actor in self.actors.items():
+            status, entry, _ = self._listed(mid, actor.core)
+            if entry is None:
                 continue
-            players = [None if s is None else s.name for s in core.seats]
-            if core.status == "waiting" and len(out) < max_open:
-                out.append({"match": mid, "code": core.meta.get("code"), "game": core.game.name,
-                            "config": core.config, "clock": core.clock.plain(),
-                            "players": players})
-            elif core.status == "playing" and len(live) < max_live:
-                live.append({"match": mid, "game": core.game.name, "config": core.config,
-                             "players": players})
+            if status == "waiting" and len(out) < max_open:
+                out.append(entry)
+            elif status == "playing" and len(live) < max_live:
+                live.append(entry)
         return {"open": out, "live": live}
 
     async def _on_odds(self, conn: Connection, msg: Message) -> None:
@@ -1069,7 +1138,7 @@ class Lobby:
 
     async def _on_mine(self, conn: Connection, msg: Message) -> None:
         player, _ = self._player(conn)
-        conn.push({"t": "ack", "re": msg["id"], "matches": self.matches_of(player)})
+        conn.push({"t": "ack", "re": msg["id"], "matches": await self.all_matches_of(player)})
 
     async def _on_profile(self, conn: Connection, msg: Message) -> None:
         conn.push(await self.players.profile(conn, msg))
@@ -1219,6 +1288,35 @@ class Lobby:
             self._offer(actor, cmd, conn, msg["id"])
             return
         _answer(core, cmd, conn, self.clock())  # finished: answered from the store
+
+
+Listed = tuple[str, Message | None, list[tuple[str, Message]]]
+"""A match's status, its lobby-list entry (public, open or live) and its seat entries."""
+
+
+def _seat_entries(mid: str, core: MatchCore) -> list[tuple[str, Message]]:
+    """(player, ``welcome.matches`` entry) for each player holding or kept a seat."""
+    out: list[tuple[str, Message]] = []
+    reserved = core.meta.get("reserved")
+    for seat in (0, 1):
+        held = core.seats[seat]
+        if held is not None and held.bot is None:
+            player: str | None = held.player
+        elif held is None and reserved:
+            player = reserved[seat][0]
+        else:
+            continue
+        if player is None:
+            continue
+        entry: Message = {"match": mid, "seat": seat, "status": core.status,
+                          "game": core.game.name, "config": core.config,
+                          "rated": bool(core.meta.get("rated"))}
+        if reserved:
+            entry.update(reserved=True, opponent=reserved[1 - seat][1],
+                         start_by=core.meta.get("start_by"),
+                         tournament=core.meta.get("tournament"))
+        out.append((player, entry))
+    return out
 
 
 def _owes(core: MatchCore, player: str) -> bool:

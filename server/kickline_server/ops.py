@@ -44,10 +44,14 @@ class Health:
     store_error: str | None = None
     store_ms: float | None = None
     draining: bool = False
+    starting: bool = False
+    """Set while the server resumes its matches (it listens meanwhile)."""
     started: float = field(default_factory=time.time)
 
     def not_ready(self, stats: Stats) -> list[str]:
         why = []
+        if self.starting:
+            why.append("starting: resuming the unfinished matches")
         if self.draining:
             why.append("draining: this server is shutting down")
         if not self.store_ok:

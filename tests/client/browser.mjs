@@ -165,7 +165,8 @@ async function scenarioVsBot(browser) {
   const page = await ctx.newPage();
   const problems = [];
   page.on("pageerror", (e) => problems.push(String(e)));
-  const ann = await setName(page, "Annemarie Longfellow");
+  // Normal playback speed, but the device asks for reduced motion: moves show at once.
+  const ann = await setName(page, "Annemarie Longfellow", { speed: "normal" });
   // Advanced mode, so the whole of Part II (blind declarations, pulls, gambits) goes
   // through the UI, the Pyodide preview and the dice check.
   await page.locator('[data-mode="advanced"]').tap();
@@ -191,6 +192,8 @@ async function scenarioVsBot(browser) {
   };
   const n = await autoplay([page], { stopAfter: 12, each });
   await shot(page, "mid-match");
+  // The last move stays marked on the board.
+  if (!(await page.evaluate(() => !window.__kickline.match.lastMove || !!document.querySelector("#boardbox .last")))) problems.push("the last move is not marked on the board");
   // Away from the match (the settings), the top bar leads back to it, and fits with
   // the long name, "Back to your match" and the other links.
   await page.evaluate(() => { location.hash = "#/settings"; });
@@ -212,10 +215,11 @@ async function scenarioVsBot(browser) {
     const names = (m.prompt.players || []).map((p) => p && p.name);
     // (After a shootout the score counts its goals too, so "Full time" said less.)
     const ft = (m.kicks || []).length ? null : m.lines.filter((l) => l.t === "full-time").pop();
-    return { kicks: (m.kicks || []).length, listed: document.querySelectorAll("#kicks li").length, score: v.score, home: names[home], final: document.querySelector("#final-score").textContent.replace(/\s+/g, " ").trim(), ft: ft ? ft.text : null };
+    return { fullTime: m.fullTime, reasonLine: (document.querySelector("#final-score + p") || {}).textContent || "", kicks: (m.kicks || []).length, listed: document.querySelectorAll("#kicks li").length, score: v.score, home: names[home], final: document.querySelector("#final-score").textContent.replace(/\s+/g, " ").trim(), ft: ft ? ft.text : null };
   });
   const hv = `${order.score[0]} : ${order.score[1]}`;
   if (!order.final.includes(hv) || (order.home && !order.final.startsWith(order.home))) problems.push(`end screen ${order.final} against the scoreboard's ${order.home} ${hv}`);
+  if (order.kicks && order.fullTime && !order.reasonLine.includes(`${order.fullTime[0]} : ${order.fullTime[1]} at full time`)) problems.push(`after a shootout the end screen says: ${order.reasonLine}`);
   if (order.kicks !== order.listed) problems.push(`the end screen lists ${order.listed} of the shootout's ${order.kicks} kicks`);
   if (order.ft && !order.ft.includes(hv)) problems.push(`the log's ${order.ft} against the scoreboard's ${hv}`);
   let recordFile = null;
@@ -229,6 +233,8 @@ async function scenarioVsBot(browser) {
   const lastFrame = await page.evaluate(() => (document.querySelector("#replay-label") || {}).textContent || "");
   if (!/final position/i.test(lastFrame)) problems.push(`the replay does not end on the final position: ${lastFrame}`);
   await axeCheck(page, "end screen", problems);
+  const motion = await page.evaluate(() => ({ playbacks: window.__kickline.stats.playbacks || 0, moments: window.__kickline.stats.moments || {} }));
+  if (!motion.playbacks || Object.keys(motion.moments).length) problems.push(`under reduced motion a playback showed moments: ${JSON.stringify(motion)}`);
   const stats = await page.evaluate(() => ({ mismatches: window.__kickline.preview.mismatches, ready: window.__kickline.preview.ready, timings: window.__kickline.preview.timings.length, config: window.__kickline.match.prompt.view.config }));
   if (stats.config.mode !== "advanced" || stats.config.teams.join() !== "telekinetics,cyborgs") problems.push(`vs-bot config ${JSON.stringify(stats.config)}`);
   if (!/✓ The revealed seed matches/.test(fair) || !/✓ Every die/.test(fair)) problems.push(`fairness check: ${fair}`);
@@ -503,8 +509,16 @@ async function scenarioSecret(browser) {
   // Now B chooses; both see the reveal with both cards.
   const legalB = (await snapshot(pb)).legal;
   const cardB = legalB[0].split(" ")[1];
+  // B watches the reveal played back slowly, then taps it away.
+  await pb.evaluate(() => localStorage.setItem("kickline.settings", JSON.stringify({ speed: "slow" })));
   await pb.locator(`#panel [data-arg="${cardB}"]`).tap();
   await confirmIfAsked(pb);
+  // B's board plays the reveal back; a tap on it skips the rest of the playback.
+  await pb.waitForFunction(() => { const m = window.__kickline.match; return m.play && m.play.current && m.play.current.event.t === "reveal"; }, null, { timeout: 15000, polling: 20 });
+  await pb.locator("#overlay").tap({ timeout: 2000 }).catch(() => problems.push("the reveal's playback was gone before it could be tapped"));
+  await pb.waitForFunction(() => !window.__kickline.match.play, null, { timeout: 5000 }).catch(() => {});
+  const skipped = await pb.evaluate(() => ({ taps: window.__kickline.stats.skipped || 0, playing: !!window.__kickline.match.play }));
+  if (skipped.taps !== 1 || skipped.playing) problems.push(`a tap on the playback: ${JSON.stringify(skipped)}`);
   for (const p of [pa, pb]) {
     await p.waitForFunction(() => window.__kickline.match.lines.some((l) => l.t === "reveal"), null, { timeout: 10000 });
   }
@@ -653,11 +667,13 @@ async function explainedOnTheBoard(page, problems) {
 // lobby and the settings.
 async function scenarioNewcomer(browser) {
   const problems = [];
-  const ctx = await browser.newContext(PHONE_844);
+  // Notifications allowed, and a phone's vibration motor that remembers its buzzes.
+  const ctx = await browser.newContext({ ...PHONE_844, permissions: ["notifications"] });
+  await ctx.addInitScript(() => { navigator.vibrate = (p) => { (window.__vibrated = window.__vibrated || []).push(p); return true; }; });
   const page = await ctx.newPage();
   page.on("pageerror", (e) => problems.push(String(e)));
   await page.goto(base + "/sw.js");
-  await page.evaluate(() => localStorage.setItem("kickline.settings", JSON.stringify({ speed: "fast" })));
+  await page.evaluate(() => localStorage.setItem("kickline.settings", JSON.stringify({ speed: "fast", notify: true })));
   await page.goto(base + "/#/rules");
   await page.waitForSelector("#rules");
   await shot(page, "rules");
@@ -690,6 +706,13 @@ async function scenarioNewcomer(browser) {
       await page.evaluate(() => { Object.defineProperty(document, "hidden", { value: true, configurable: true }); });
       await enter(page, info.legal[0]);
       await page.waitForFunction(() => /Your turn/.test(document.title), null, { timeout: 30000 }).catch(() => problems.push("a hidden page did not get the your-turn title"));
+      // ... and the phone buzzes, and a notification shows (through the service worker,
+      // the only way a phone's browser allows).
+      const told = await page.evaluate(async () => {
+        const reg = await navigator.serviceWorker.getRegistration();
+        return { buzzes: (window.__vibrated || []).length, notes: reg ? (await reg.getNotifications({ tag: "kickline-turn" })).length : -1 };
+      });
+      if (!told.buzzes || told.notes < 1) problems.push(`a hidden page's turn: ${JSON.stringify(told)}`);
       await page.evaluate(() => { Object.defineProperty(document, "hidden", { value: false, configurable: true }); document.dispatchEvent(new Event("visibilitychange")); });
       continue;
     }
@@ -705,9 +728,14 @@ async function scenarioNewcomer(browser) {
     if (!drawn[k]) problems.push(`no ${k} moment was shown`);
   }
   // The lessons, the lobby and the settings.
-  await page.goto(base + "/#/tutorial/advanced");
+  await page.goto(base + "/#/tutorial/standard");
+  await page.waitForSelector("#lesson-standard");
+  await axeCheck(page, "standard lesson", problems);
+  await shot(page, "lesson-standard");
+  await page.evaluate(() => { location.hash = "#/tutorial/advanced"; });
   await page.waitForSelector("#lesson-advanced");
   await axeCheck(page, "advanced lesson", problems);
+  await shot(page, "lesson-advanced");
   await setName(page, "Nia", { speed: "fast" });
   await shot(page, "lobby");
   await axeCheck(page, "lobby", problems);

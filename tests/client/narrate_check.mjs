@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Put sample events into words with the client's lang/en.js and report every line that
 // is missing or shows raw engine fields.  Input on stdin: {"samples": {kind: [{event,
-// view}]}, "static": [kinds], "laws": [law numbers cited], "decisions": [decision kinds]};
-// output: one JSON object {missing, raw, silent, lines, no_law_entry, no_help}.
+// view}]}, "static": [kinds], "laws": [law numbers cited], "decisions": {kind: [{decision, view}]}};
+// output: one JSON object {missing, raw, silent, lines, no_law_entry, no_help,
+// raw_decisions, described}.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,7 +17,18 @@ const out = { missing: [], raw: [], silent: {}, lines: {}, no_law_entry: [], no_
 // A law's entry on the rules page is its section ("6.4" for 6.4.3; screens/rules.js).
 const entries = new Set(W.LAWS.flatMap(([, , sections]) => sections.map(([id]) => id)));
 for (const law of input.laws || []) if (!entries.has(law.split(".").slice(0, 2).join("."))) out.no_law_entry.push(law);
-for (const kind of input.decisions || []) if (!W.KIND_HELP[kind]) out.no_help.push(kind);
+out.raw_decisions = [];
+out.described = {};
+for (const [kind, list] of Object.entries(input.decisions || {})) {
+  if (!W.KIND_HELP[kind]) out.no_help.push(kind);
+  for (const { decision, view } of list) {
+    const ctx = { view, seatNames: ["Ann", "Ben"], sideNames: ["Ann", "Ben"], mySide: 0 };
+    const text = W.describe(decision, ctx);
+    // ("a player": an id the view could not name.)
+    if (typeof text !== "string" || !text || RAW.test(text) || /\ba player\b/.test(text) || text === decision) out.raw_decisions.push({ decision, text });
+    else out.described[kind] = text;
+  }
+}
 for (const k of input.static) if (!(k in W.EVENTS)) out.missing.push(k);
 for (const [kind, list] of Object.entries(input.samples)) {
   if (!(kind in W.EVENTS)) { if (!out.missing.includes(kind)) out.missing.push(kind); continue; }

@@ -115,6 +115,7 @@ async function scenarioIdentity(browser) {
   const asked = await b.page.evaluate(() => window.__kickline.identity.code);
   if (asked !== "no_identity") problems.push(`a kept name without a token got ${asked}`);
   if (await b.page.locator("#name-problem").count()) problems.push("a problem shown before any name was tried");
+  await shot(b.page, "name");
   // A taken name (in other letters case and spacing), then a bad one, then a good one.
   await b.page.locator("#name").fill(name.toUpperCase().replace(" ", "  "));
   await b.page.locator("#save-name").tap();
@@ -159,6 +160,7 @@ async function scenarioIdentity(browser) {
   const used = await text(b.page, "#transfer-problem");
   if (!/already used/.test(used)) problems.push(`a used link says: ${used}`);
   await axe(b.page, "used transfer link");
+  await shot(b.page, "transfer-used");
   // A sets a password; the second phone signs in with it (a wrong one first).
   await page.locator("#new-password").fill("correct horse battery");
   await page.locator("#save-password").tap();
@@ -211,6 +213,7 @@ async function scenarioChallenge(browser) {
   const an = await setName(a.page, "Cleo");
   await setName(b.page, "Dev");
   await b.page.goto(`${base}/#/player/${encodeURIComponent(an)}`);
+  await shot(b.page, "player-profile");
   await b.page.locator("#challenge-player").tap();
   await b.page.waitForSelector("#challenge-form", { timeout: 10000 });
   await b.page.selectOption("#ch-board", "9");
@@ -219,6 +222,7 @@ async function scenarioChallenge(browser) {
   await b.page.selectOption("#ch-theirs", "cyborgs");
   await b.page.locator("#ch-rated").check();
   await axe(b.page, "challenge form");
+  await shot(b.page, "challenge-form");
   await b.page.locator("#send-challenge").tap();
   await b.page.waitForSelector("[data-withdraw]", { timeout: 10000 });
   await a.page.waitForSelector("#incoming [data-accept]", { timeout: 10000 });
@@ -262,6 +266,7 @@ async function scenarioChallenge(browser) {
   await a.page.goto(`${base}/#/leaderboard/standard`);
   await a.page.waitForSelector("#leaders-empty", { timeout: 10000 });  // provisional players are not listed
   await axe(a.page, "leaderboard");
+  await shot(a.page, "leaderboard");
   await a.ctx.close();
   await b.ctx.close();
   return { problems };

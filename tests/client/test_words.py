@@ -44,10 +44,10 @@ def static_laws() -> set[str]:
     return laws
 
 
-def sample_events(seed: int = 11, decisions: set[str] | None = None
+def sample_events(seed: int = 11, decisions: dict[str, list[dict[str, Any]]] | None = None
                   ) -> dict[str, list[dict[str, Any]]]:
-    """Events by kind from random matches; `decisions` collects every decision kind
-    (the first word of a legal decision) the matches offered."""
+    """Events by kind from random matches; `decisions` collects, by decision kind (the
+    first word of a legal decision), a few legal decisions with the deciding seat's view."""
     rng = random.Random(seed)
     configs: list[dict[str, Any]] = [{"mode": "training", "board": b} for b in (7, 9)]
     for mode in ("standard", "advanced"):
@@ -66,7 +66,10 @@ def sample_events(seed: int = 11, decisions: set[str] | None = None
             else:
                 legal = kickline.legal(s, seats[0])
                 if decisions is not None:
-                    decisions |= {d.split(" ")[0] for d in legal}
+                    for d in legal:
+                        got_d = decisions.setdefault(d.split(" ")[0], [])
+                        if len(got_d) < 3 and d not in {x["decision"] for x in got_d}:
+                            got_d.append({"decision": d, "view": kickline.view(s, seats[0])})
                 s, events = kickline.apply(s, seats[0], rng.choice(legal))
             for e in events:
                 got = samples.setdefault(e["t"], [])
@@ -79,7 +82,7 @@ def test_every_event_kind_has_plain_words() -> None:
     if shutil.which("node") is None:
         pytest.skip("needs node")
     kinds = static_kinds()
-    decisions: set[str] = set()
+    decisions: dict[str, list[dict[str, Any]]] = {}
     samples = sample_events(decisions=decisions)
     laws = static_laws() | {e["event"]["law"] for got in samples.values() for e in got
                             if e["event"].get("law")}
@@ -89,7 +92,7 @@ def test_every_event_kind_has_plain_words() -> None:
     done = subprocess.run(["node", str(ROOT / "tests" / "client" / "narrate_check.mjs")],
                           input=json.dumps({"samples": samples, "static": sorted(kinds),
                                             "laws": sorted(laws),
-                                            "decisions": sorted(decisions)}),
+                                            "decisions": decisions}),
                           capture_output=True, text=True, timeout=60, check=True)
     out = json.loads(done.stdout)
     assert out["missing"] == [], f"event kinds with no words: {out['missing']}"
@@ -99,6 +102,10 @@ def test_every_event_kind_has_plain_words() -> None:
     assert out["no_law_entry"] == [], f"laws cited with no rules entry: {out['no_law_entry']}"
     # Every decision kind says in one line what it does and costs.
     assert out["no_help"] == [], f"decision kinds with no explanation: {out['no_help']}"
+    # Every choice on a button reads in plain words, with players' names.
+    assert out["raw_decisions"] == [], "decisions shown with raw engine text:\n" + "\n".join(
+        f"{r['decision']}: {r['text']}" for r in out["raw_decisions"])
+    assert len(out["described"]) == len(decisions), set(decisions) - set(out["described"])
     assert set(out["silent"]) <= SILENT, set(out["silent"]) - SILENT
     # The samples cover nearly every kind, so the words were really exercised.
     assert len(out["lines"]) >= len(kinds) - 6, sorted(kinds - set(out["lines"]))

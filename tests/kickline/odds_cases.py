@@ -1,5 +1,6 @@
 """Positions with odds to compute, shared by the CPython and the Pyodide test: prompts
-from seeded random matches in all three modes, seen from the seat that is asked."""
+from seeded random matches in all three modes, seen from the seat that is asked.  A
+search bot decides each one too: it must decide the same on both runtimes."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sys
 from typing import Any
 
 import kickline
+from kickline.bots import Budget, SearchBot
 from kickline.odds import decision_odds
 from kickline.preview import state_from_view
 
@@ -42,9 +44,15 @@ def cases(per_mode: int = 6) -> list[tuple[dict[str, Any], int]]:
 
 
 def main() -> None:
-    """Print the odds of every case, one JSON line each (run under Pyodide too)."""
+    """Print the odds of every case and a search bot's decision (three seeds), one JSON
+    line each (run under Pyodide too)."""
+    bot = SearchBot(Budget(playouts=12, horizon=1))
     for view, seat in cases(per_mode=3):
-        print(json.dumps(decision_odds(state_from_view(view), seat), sort_keys=True))
+        s = state_from_view(view)
+        legal = kickline.legal(s, seat)
+        print(json.dumps({"odds": decision_odds(s, seat),
+                          "bot": [bot(view, legal, random.Random(n)) for n in range(3)]},
+                         sort_keys=True))
 
 
 if __name__ == "__main__":

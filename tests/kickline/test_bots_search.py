@@ -4,6 +4,7 @@ stop at their budget (or a host's clock), and mix their secret choices."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 from scenario import Match, position
@@ -64,12 +65,15 @@ def test_the_bot_reads_only_its_view_a_hidden_card_changes_nothing() -> None:
     so is every level's decision (scrambling the hidden part of the state)."""
     m = _challenged()
     decisions = set()
+    views = []
     for card in kickline.legal(m.state, 1):
         s, _ = kickline.apply(m.state, 1, card)
         v = kickline.view(s, 0)
+        views.append(v)
         for level in ("beginner", "casual"):
             decisions.add((level, BOTS[level](v, kickline.legal(s, 0), random.Random(4))))
         decisions.add(("search", SearchBot(TINY)(v, kickline.legal(s, 0), random.Random(4))))
+    assert len(views) > 1 and all(v == views[0] for v in views)  # nothing of it shows
     assert len(decisions) == 3  # one decision per bot, whatever the hidden card
 
 
@@ -117,6 +121,26 @@ def test_a_hosts_clock_stops_the_search_before_its_budget() -> None:
     capped = make_bot("strongest", seconds=0.05, clock=clock)
     assert capped(v, legal, random.Random(1)) in legal
     assert ticks[0] < 0.2  # a handful of playouts, not the strongest's hundreds
+
+
+def test_a_secret_choice_cut_short_by_the_clock_is_still_legal_and_mixed() -> None:
+    """A clock already past the deadline after the first row of the payoff matrix: the
+    bot solves the game over the rows it has, and those are a different few per seed."""
+
+    def late_clock() -> Callable[[], float]:
+        reads = [0]
+
+        def clock() -> float:
+            reads[0] += 1
+            return 0.0 if reads[0] == 1 else 99.0  # the first read sets the deadline
+
+        return clock
+
+    m = _challenged("advanced", ("cyborgs", "oozes"))
+    v, legal = kickline.view(m.state, 0), kickline.legal(m.state, 0)
+    picks = {make_bot("strong", seconds=0.5, clock=late_clock())(v, legal, random.Random(n))
+             for n in range(12)}
+    assert picks <= set(legal) and len(picks) > 1
 
 
 def test_equilibrium_of_rock_paper_scissors_and_of_a_dominated_row() -> None:

@@ -119,7 +119,8 @@ def test_every_mode_gives_odds_for_its_prompts() -> None:
 
 
 @pytest.mark.pyodide
-def test_pyodide_computes_the_same_odds(capsys: pytest.CaptureFixture[str]) -> None:
+def test_pyodide_computes_the_same_odds_and_search_decisions(
+        capsys: pytest.CaptureFixture[str]) -> None:
     from pyodide_runner import pyodide_unavailable_reason, run_in_pyodide
 
     reason = pyodide_unavailable_reason()

@@ -58,10 +58,13 @@ def play_of(over: dict[str, Any]) -> list[list[Any]]:
             for s in (0, 1)] + [[e["o"] for e in log if e["k"] == "c"]]
 
 
-async def opening(url: str, client: Any, k: int, game: dict[str, Any]) -> tuple[str, str, str]:
-    """Match ``k`` made on ``url`` by two players quick-matching; seat 0 plays
-    ``sprint``.  Returns (match, seat 0's token, seat 1's token)."""
-    async with client(url) as a, client(url) as b:
+async def opening(url: str, client: Any, k: int, game: dict[str, Any], *,
+                  waiter_url: str | None = None) -> tuple[str, str, str]:
+    """Match ``k`` made on ``url`` by two players quick-matching (the one who waits,
+    seat 0, connected to ``waiter_url`` if given: another process of the cluster; the
+    newcomer's process makes the match); seat 0 plays ``sprint``.  Returns (match, seat
+    0's token, seat 1's token)."""
+    async with client(waiter_url or url) as a, client(url) as b:
         wa, wb = await a.hello(f"a{k}"), await b.hello(f"b{k}")
         m, p = await quick_match(a, b, game)
         await a.send({"t": "decide", "id": "x", "match": m["match"], "version": p["version"],

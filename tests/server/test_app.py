@@ -355,3 +355,77 @@ async def test_play_against_a_thinking_bot(serve: Any, server_config: Any, clien
                               "version": msg["version"], "decision": msg["legal"][0]})
         players = [m for m in c.seen if m["t"] == "prompt"][-1]["players"]
         assert players[1] == {"name": "strong bot", "bot": "strong"}
+
+
+async def test_the_server_listens_while_it_resumes_its_matches(server_config: Any,
+                                                               client: Any) -> None:
+    """A big store takes a while to resume (the campaign: 16.7 s with no listener):
+    health checks and the page are answered meanwhile; websockets and the players'
+    routes wait for it (half the handshake timeout), then are told to come back (503
+    with Retry-After); once resumed they are served."""
+    import json
+    import socket
+
+    from test_gate import raw_http
+    from websockets.exceptions import InvalidStatus
+
+    from kickline_server.app import run_server
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"ws://127.0.0.1:{port}/ws"
+    release, shutdown = anyio.Event(), anyio.Event()
+
+    def slow_resume(lobby: Any) -> None:
+        resume = lobby.recover
+
+        async def held() -> int:
+            await release.wait()
+            return int(await resume())
+        lobby.recover = held
+
+    async def get(path: str) -> tuple[int, dict[str, Any]]:
+        got = await raw_http(url, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        head, _, body = got.partition(b"\r\n\r\n")
+        status = int(head.split(b" ", 2)[1])
+        return status, json.loads(body) if body.startswith(b"{") else {"head": head}
+
+    async with anyio.create_task_group() as tg:
+        config = server_config(port=port)
+        config = replace(config, transport=replace(config.transport, handshake_timeout=1.0))
+        tg.start_soon(partial(run_server, config, shutdown, on_lobby=slow_resume))
+        with anyio.fail_after(20):
+            while True:  # until it listens
+                try:
+                    status, health = await get("/healthz")
+                    break
+                except OSError:
+                    await anyio.sleep(0.02)
+        assert status == 200 and health["starting"] is True
+        results: list[Any] = []
+
+        async def bot(name: str) -> None:  # refused at first (503): it tries again
+            results.append(await play(url, how="quick", name=name, seed=name, **TOY))
+        for name in ("early", "bird"):
+            tg.start_soon(bot, name)
+        status, ready = await get("/readyz")
+        assert status == 503 and any("starting" in why for why in ready["why"])
+        status, answer = await get("/session?ticket=x")
+        assert status == 503 and b"\r\nRetry-After: 2" in answer["head"]
+        with pytest.raises(InvalidStatus) as refused:
+            async with client(url):
+                pass
+        assert refused.value.response.status_code == 503
+        assert refused.value.response.headers["Retry-After"] == "2"
+        release.set()
+        with anyio.fail_after(20):
+            while (await get("/healthz"))[1]["starting"]:
+                await anyio.sleep(0.02)
+        async with client(url) as c:
+            assert (await c.hello("late"))["t"] == "welcome"
+        with anyio.fail_after(30):
+            while len(results) < 2:  # the two bots that came too early played
+                await anyio.sleep(0.02)
+        assert results[0]["match"] == results[1]["match"]
+        shutdown.set()

@@ -361,6 +361,27 @@ async def test_a_club_of_forty_behind_one_address_gets_through_a_tournament_even
         assert 55 < spent <= 60
 
 
+
+async def test_a_tournaments_board_is_not_held_after_a_restart_either(
+    serve: Any, server_config: Any, client: Any
+) -> None:
+    lobbies: list[Any] = []
+    config = server_config()
+    async with serve(config, on_lobby=lobbies.append) as url, client(url) as a, \
+            client(url) as b:
+        wa, wb = await a.hello("a"), await b.hello("b")
+        mid = await lobbies[0].reserve(((wa["player"], wa["name"]), (wb["player"], wb["name"])),
+                                       config=TOY["config"], game="toy",
+                                       meta={"tournament": {"id": "t", "round": 1}})
+        for c, re in ((a, "oa"), (b, "ob")):
+            await c.send({"t": "open", "id": re, "match": mid})
+            await acked(c, re)
+    async with serve(config, on_lobby=lobbies.append):
+        lobby = lobbies[1]
+        assert lobby.actors[mid].core.status == "playing"  # resumed, its seats taken
+        assert lobby._holding(f"p:{wa['player']}") == []
+        assert lobby._holding(f"p:{wb['player']}") == []
+
 async def acked(c: Any, re: str) -> dict[str, Any]:
     """The answer to request ``re``, which must be an ``ack`` (a refusal fails here)."""
     while True:

@@ -296,7 +296,8 @@ async def test_players_on_different_processes_quick_match_and_see_one_lobby_list
         assert a["result"]["reason"] == "played"
 
         async with client(url_b) as c, client(url_a) as d, client(url_a) as e:
-            for x, name in ((c, "c"), (d, "d"), (e, "e")):
+            wc = await c.hello("c")
+            for x, name in ((d, "d"), (e, "e")):
                 await x.hello(name)
             # Rated, the other way round: c waits on B, and is counted on A.
             await c.send({"t": "quick", "id": 1, "rated": True, **TOY})
@@ -309,6 +310,24 @@ async def test_players_on_different_processes_quick_match_and_see_one_lobby_list
             assert md["match"] == mc["match"] and md["rated"] is mc["rated"] is True
             assert (mc["seat"], md["seat"]) == (0, 1)  # c waited longer
             await c.expect("prompt", status="playing")
+            # c's request, resent from a new connection (as after a reload): its match.
+            async with client(url_b) as c2:
+                await c2.hello(token=wc["token"])
+                await c2.send({"t": "quick", "id": 1, "rated": True, **TOY})
+                again = await c2.expect("ack", re=1)
+                assert (again["match"], again["seat"]) == (mc["match"], 0)
+                # and B lists it among c's matches, though A runs it.
+                with anyio.fail_after(10):
+                    n = 0
+                    while True:
+                        n += 1
+                        await c2.send({"t": "mine", "id": f"m{n}"})
+                        mine = (await c2.expect("ack", re=f"m{n}"))["matches"]
+                        if mine:
+                            break
+                        await anyio.sleep(0.05)  # A republishes every tick
+                assert [(m["match"], m["seat"], m["rated"]) for m in mine] == [
+                    (mc["match"], 0, True)]
             await e.send({"t": "queues", "id": 3, **TOY})
             assert (await e.expect("ack", re=3))["waiting"] == {"casual": 0, "rated": 0}
 

@@ -1,5 +1,6 @@
-"""Three real `kickline serve` processes on one real Redis, end to end on loopback: the
-players of matches run by one process play them through the two others (routed), that
+"""Three real `kickline serve` processes on one real Redis, end to end on loopback: two
+players on different processes quick-match (one queue for the cluster), the players of
+matches run by one process play them through the two others (routed), that
 process is SIGKILLed mid-play, and every one of its matches finishes on another process
 with the result of an uninterrupted run (the same dice seed, the same bot seeds): each
 seat's decisions and every die the same, every die verifiable."""
@@ -67,7 +68,9 @@ async def test_a_process_killed_under_load_loses_none_of_its_matches(
         for p, proc in zip(ports, procs, strict=True):
             await anyio.to_thread.run_sync(ready, p, proc)
         a, b, c = (f"ws://127.0.0.1:{p}/ws" for p in ports)
-        opened = [await opening(a, client, k, TOY) for k in range(MATCHES)]  # run by A
+        # Run by A; each pair met in the cluster's queue: seat 0 waited on B or C.
+        opened = [await opening(a, client, k, TOY, waiter_url=(b, c)[k % 2])
+                  for k in range(MATCHES)]
 
         async def kill_a(states: list[BotState]) -> None:
             while min(st.decisions for st in states) < 3:  # every match under way

@@ -577,7 +577,7 @@ const UI = {
     reasons: { played: "Played to the end", resigned: "By resignation", gone: "The opponent left", timeouts: "Too many timeouts", expired: "Expired", abandoned: "Abandoned", cancelled: "Called off", claimed: "Won by claim: the opponent was away too long", no_show: "The opponent did not come", no_show_both: "Neither player came" },
     // The same for a spectator, naming the player the forfeit went against.
     reasonsOf: { resigned: (n) => `${n} resigned`, gone: (n) => `${n} left`, timeouts: (n) => `${n} ran out of time too often`, claimed: (n) => `Won by claim: ${n} was away too long`, no_show: (n) => `${n} did not come` },
-    afterShootout: " · after a shootout",
+    afterShootout: " · after a shootout", atFullTime: (a, b) => ` (${a} : ${b} at full time)`,
     shootout: "The shootout, kick by kick", noGoal: "no goal", kickGoal: (t) => `${t} scores`,
     download: "Download the match record",
     fairTitle: "Fair dice: the details",
@@ -751,7 +751,7 @@ const UI = {
     leftRepaired: (name, r) => `Round ${r} was paired again without ${name}.`,
     leftForfeited: (name, r, b) => `${name} lost round ${r}, board ${b} by forfeit.`,
     noShowPauses: "A player who does not come sits out the next rounds until they say they are back",
-    annulWithdrawn: "A player who withdraws before playing half their games: none of their games count", noShow: "Forfeit a player who has not come after (minutes)",
+    annulWithdrawn: "A player who withdraws before playing half their games: none of their games count", noShow: "Forfeit a player who has not come after (minutes; empty with a round deadline: at the deadline)",
     roundMinutes: "Round deadline (minutes, empty: none): nobody is waited for after it", create: "Create the event", save: "Save",
     // score card
     card: "Score card", total: "Total", rank: (r) => `Rank ${r}`, against: (n) => `against ${n}`, pending: "being played",

@@ -39,7 +39,7 @@ function formFrom(s) {
     shootout_loss: s.scoring.shootout_loss, tiebreaks: [...s.tiebreaks], rated: s.rated,
     entry_cap: s.entry_cap ?? "", open_entry: s.open_entry, check_in: s.check_in,
     late_entry_until: s.late_entry_until ?? "", late_byes: s.late_byes, self_withdraw: s.self_withdraw,
-    no_show_minutes: s.no_show_minutes, round_minutes: s.round_minutes ?? "",
+    no_show_minutes: s.no_show_minutes ?? "", round_minutes: s.round_minutes ?? "",
     decision: s.match.decision, bank_minutes: s.match.bank / 60, third_place: !!s.third_place,
     annul_withdrawn: !!s.annul_withdrawn, no_show_pauses: !!s.no_show_pauses,
     start_at: s.start_at ? new Date(s.start_at * 1000 - new Date().getTimezoneOffset() * 60000).toISOString().slice(0, 16) : "",
@@ -69,7 +69,7 @@ export function settingsOf(f) {
     match: { mode: f.mode, board: Number(f.board), teams: f.teams, decision: Number(f.decision) || 30,
       bank: Math.round((Number(f.bank_minutes) || 0) * 60) },
     tiebreaks: f.tiebreaks, rated: f.rated, open_entry: f.open_entry, check_in: f.check_in,
-    late_byes: f.late_byes, self_withdraw: f.self_withdraw, no_show_pauses: !!f.no_show_pauses, no_show_minutes: Number(f.no_show_minutes) || 10,
+    late_byes: f.late_byes, self_withdraw: f.self_withdraw, no_show_pauses: !!f.no_show_pauses, no_show_minutes: f.no_show_minutes === "" && f.round_minutes ? null : Number(f.no_show_minutes) || 10,
   };
   if (f.format === "swiss") s.rounds = Number(f.rounds) || 5;
   if (f.format === "knockout") s.third_place = !!f.third_place;

@@ -110,7 +110,7 @@ export function overView(mm) {
     <h2 id="result">${head}</h2>
     ${hv ? html`<p class="final" id="final-score" aria-label=${O.finalLabel(names[homeSeat] || W.UI.score.home, hv[0], names[1 - homeSeat] || W.UI.score.visitors, hv[1])}>
       <span class="nm">${names[homeSeat] || W.UI.score.home}</span> <b>${hv[0]} : ${hv[1]}</b> <span class="nm">${names[1 - homeSeat] || W.UI.score.visitors}</span></p>` : nothing}
-    <p>${reason}${r.shootout ? O.afterShootout : ""}</p>
+    <p>${reason}${r.shootout ? O.afterShootout : ""}${r.shootout && mm.fullTime ? O.atFullTime(mm.fullTime[0], mm.fullTime[1]) : ""}</p>
     ${shootoutView(mm, ctx)}
     <div class="row">${slot("end-actions", mm)}
       <button class="btn primary" type="button" id="home" @click=${() => { app.match = null; go("#/"); }}>${O.newMatch}</button>

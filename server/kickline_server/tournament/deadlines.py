@@ -3,8 +3,10 @@
 The no-show rule: a player who has not come ``no_show_minutes`` after their match was
 made loses by forfeit (both absent: both lose). The round's deadline
 (``round_minutes`` after the start) ends that window early: nobody may still be
-awaited once the round is over time. Games under way at the deadline are left to
-their clocks (the organiser sees the round as overdue and may adjudicate).
+awaited once the round is over time. Without ``no_show_minutes`` the window is the
+round's deadline itself (a league: the two play when they agree, within the round).
+Games under way at the deadline are left to their clocks (the organiser sees the round
+as overdue and may adjudicate).
 
 Two places act on it, both by themselves, both surviving a restart:
 
@@ -37,11 +39,17 @@ def start_by(t: Tournament, r: Round, made_at: float) -> float:
     """The no-show deadline of a match of round ``r`` made at ``made_at``: the whole
     window from when it exists, but not past the round's deadline (unless the match is
     made after that: then its players get the whole window again)."""
-    window = made_at + t.s.no_show_minutes * 60
     deadline = round_deadline(t, r)
+    minutes = t.s.no_show_minutes
+    window = made_at + (minutes if minutes is not None else LATE_WINDOW) * 60
     if deadline is not None and made_at < deadline:
-        return min(window, deadline)
+        return deadline if minutes is None else min(window, deadline)
     return window
+
+
+LATE_WINDOW = 10
+"""Minutes a match made after its round's deadline (a restart, a late claim) waits when
+the event has no ``no_show_minutes`` of its own."""
 
 
 def due_forfeits(t: Tournament, now: float) -> list[tuple[int, int, str]]:

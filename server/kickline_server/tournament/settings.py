@@ -104,7 +104,9 @@ class Settings:
     late_entry_until: int | None = None  # last round a late entrant may start in
     late_byes: str = "half"  # what a late entrant scores for each round missed
     self_withdraw: bool = True  # players may withdraw themselves
-    no_show_minutes: float = 10  # a seat still empty this long after the start forfeits
+    # A seat still empty this long after its match was made forfeits; None: at the
+    # round's deadline (a league's week-long round, played when the two agree).
+    no_show_minutes: float | None = 10
     round_minutes: int | None = None  # the round's deadline after its start
     unrated_rating: int = 1500  # rating performance counts an unrated opponent at this
     third_place: bool = False  # knockout: the semi-finals' losers play for third place
@@ -129,8 +131,13 @@ class Settings:
             raise Refused("bad_settings", "late_byes is 'half' or 'zero'")
         if self.late_entry_until is not None and not 1 <= self.late_entry_until <= MAX_ROUNDS:
             raise Refused("bad_settings", "late_entry_until is a round number")
-        if not 0.1 <= self.no_show_minutes <= 240:
-            raise Refused("bad_settings", "no_show_minutes is 0.1-240")
+        if self.no_show_minutes is None:
+            if self.round_minutes is None:
+                raise Refused("bad_settings", "no_show_minutes may be empty (wait until the "
+                              "round's deadline) only with a deadline: set round_minutes")
+        elif not 0.1 <= self.no_show_minutes <= 240:
+            raise Refused("bad_settings", "no_show_minutes is 0.1-240, or empty to wait "
+                          "until the round's deadline")
         if self.round_minutes is not None and not 5 <= self.round_minutes <= 7 * 24 * 60:
             raise Refused("bad_settings", "round_minutes is 5 minutes to a week")
         if not 0 <= self.unrated_rating <= 4000:
@@ -227,5 +234,5 @@ def _field(key: str, value: Any, base: Settings | None) -> Any:
     if key in ("start_at", "entry_cap", "late_entry_until", "round_minutes"):
         return None if value is None else need(int, "a whole number or null")
     if key == "no_show_minutes":
-        return need((int, float), "a number of minutes")
+        return None if value is None else need((int, float), "a number of minutes or null")
     return need(int, "a whole number")

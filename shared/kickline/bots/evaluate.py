@@ -1,7 +1,7 @@
 """How good a position is for one side: its chance to win the match, per mille.
 
 The model was fitted (logistic regression) on the turn starts of 600 advanced matches
-between greedy bots, 300 on each board (bench/bots.py --fit prints it again): the
+between greedy bots, 300 on each board (the fitting script was not kept): the
 log-odds of winning are
 
     0.61 * goals ahead  +  1.52 * goals ahead * minutes played / 30

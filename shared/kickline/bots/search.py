@@ -155,6 +155,7 @@ class SearchBot:
         counts = {d: 0 for d in options}
         alive = list(options)
         spent = 0
+        late = False
         for r in range(rounds):
             per = max(1, (b.playouts - spent) // (len(alive) * (rounds - r)))
             seeds = self._seeds(rng, per)
@@ -163,10 +164,16 @@ class SearchBot:
                     totals[d] += playout(after[d], seat, b.horizon, random.Random(seed))
                     counts[d] += 1
                     spent += 1
-                if self._out_of_time(deadline):
+                    # The clock is read after every playout, so a cap is overrun by one
+                    # playout at most (an option cut short is judged on fewer).
+                    late = self._out_of_time(deadline)
+                    if late:
+                        break
+                if late:
                     break
+            alive = [d for d in alive if counts[d]]
             alive.sort(key=lambda d: -totals[d] * 1000 // counts[d])
-            if self._out_of_time(deadline) or len(alive) <= 1:
+            if late or len(alive) <= 1:
                 break
             alive = alive[: max(1, (len(alive) + 1) // 2)]
         return max(alive, key=lambda d: (totals[d] * 1000 // counts[d], -options.index(d)))
@@ -181,13 +188,32 @@ class SearchBot:
         seeds = self._seeds(rng, per)
         after = {d: engine.apply(s, seat, d)[0] for d in mine}
         payoff = [[0] * len(theirs) for _ in mine]
-        for seed in seeds:
-            for i, d in enumerate(mine):
-                for j, e in enumerate(theirs):
-                    t = after[d]
+        # The rows are played in an order drawn from the first seed (no draw from ``rng``,
+        # so an uncapped search decides as before): a round cut short by the clock keeps
+        # a random few of our options, never the same first ones, and stays unreadable.
+        order = list(range(len(mine)))
+        random.Random(seeds[0]).shuffle(order)
+        for n, seed in enumerate(seeds):
+            # One row (an option of ours against every answer) at a time, the clock read
+            # after each: a cap is overrun by one row at most.  A round cut short counts
+            # only if it is the first (the game is then solved over the rows it has).
+            rows: dict[int, list[int]] = {}
+            for i in order:
+                row = []
+                for e in theirs:
+                    t = after[mine[i]]
                     if e and other in engine.to_act(t)[1]:  # not filled in already
                         t = engine.apply(t, other, e)[0]
-                    payoff[i][j] += playout(t, seat, b.horizon, random.Random(seed))
+                    row.append(playout(t, seat, b.horizon, random.Random(seed)))
+                rows[i] = row
+                if self._out_of_time(deadline):
+                    break
+            if len(rows) == len(mine):
+                for i, row in rows.items():
+                    payoff[i] = [x + y for x, y in zip(payoff[i], row, strict=True)]
+            elif n == 0:
+                kept = sorted(rows)
+                payoff, mine = [rows[i] for i in kept], [mine[i] for i in kept]
             if self._out_of_time(deadline):
                 break
         mix = equilibrium(payoff)

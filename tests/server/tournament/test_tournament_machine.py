@@ -9,6 +9,7 @@ import pytest
 from tourney import Event, Scripted
 
 from kickline_server.tournament import Draw, Refused, Tournament
+from kickline_server.tournament.deadlines import start_by
 from kickline_server.tournament.export import view
 
 
@@ -335,3 +336,26 @@ def test_a_no_show_sits_out_later_rounds_until_back_if_the_event_says_so() -> No
     plain.do("start", round=1)
     plain.do("forfeit", role="system", round=1, board=1, absent="away")
     assert plain.t.entries[2].status == "active"
+
+
+def test_a_league_round_waits_for_its_players_until_the_deadline() -> None:
+    with pytest.raises(Refused) as e:
+        four(no_show_minutes=None)  # no deadline to wait until
+    assert e.value.code == "bad_settings"
+    week = 7 * 24 * 60
+    ev = four(round_minutes=week, no_show_minutes=None)
+    ev.do("pair", round=1)
+    ev.do("start", round=1)
+    r1 = ev.t.round(1)
+    assert r1.started_at is not None
+    start = r1.started_at
+    # A match made at the start, or re-made a day later, waits until the week is out.
+    assert start_by(ev.t, r1, start) == start_by(ev.t, r1, start + 86_400) == start + week * 60
+    # Made after the deadline (a restart), it gives its players ten minutes.
+    assert start_by(ev.t, r1, start + week * 60 + 1) == start + week * 60 + 1 + 600
+    refused(ev, "edit", "bad_settings", settings={"round_minutes": None})
+    # With a no-show time, the deadline only ends the window early.
+    ev.do("edit", settings={"no_show_minutes": 30})
+    assert start_by(ev.t, r1, start) == start + 30 * 60
+    ev.do("edit", settings={"round_minutes": 10})
+    assert start_by(ev.t, r1, start) == start + 10 * 60
