@@ -100,3 +100,16 @@ async function refresh(cache, old) {
   }
   await cache.put(MANIFEST, res);
 }
+
+// A tap on "your turn" or "your match is ready" (src/attention.js notify): back to the
+// page it came from, focusing an open tab rather than opening another.
+self.addEventListener("notificationclick", (ev) => {
+  ev.notification.close();
+  const url = (ev.notification.data && ev.notification.data.url) || "/";
+  ev.waitUntil((async () => {
+    const tabs = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    const same = tabs.find((c) => c.url === url) || tabs[0];
+    if (same) { await same.focus(); if (same.url !== url && "navigate" in same) await same.navigate(url); return; }
+    await self.clients.openWindow(url);
+  })());
+});

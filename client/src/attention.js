@@ -40,9 +40,23 @@ export function yourTurn() {
   app.stats.hiddenTurns = (app.stats.hiddenTurns || 0) + 1;
   if (setting("vibrate") && navigator.vibrate) { try { navigator.vibrate([120, 60, 120]); } catch (e) { /* not allowed */ } }
   if (setting("sound")) beep();
-  if (setting("notify") && typeof Notification !== "undefined" && Notification.permission === "granted") {
-    try { new Notification(W.UI.appName, { body: W.UI.attention.body, tag: "kickline-turn" }); } catch (e) { /* mobile: needs a service worker */ }
-  }
+  if (setting("notify")) notify(W.UI.appName, { body: W.UI.attention.body, tag: "kickline-turn" });
+}
+
+// A system notification, where the player allowed them (`options.url`: where a tap on
+// it leads, this page by default).  Through the service worker
+// when there is one: a phone's browser (Chrome on Android) refuses `new Notification()`
+// outright, and a tap on the worker's notification brings the page back (sw.js).
+export async function notify(title, options) {
+  if (typeof Notification === "undefined" || Notification.permission !== "granted") return false;
+  const { url, ...rest } = options;
+  const opts = { ...rest, data: { url: url || location.href } };
+  try {
+    const reg = "serviceWorker" in navigator ? await navigator.serviceWorker.getRegistration() : null;
+    if (reg && reg.active) { await reg.showNotification(title, opts); return true; }
+    new Notification(title, opts);
+    return true;
+  } catch (e) { return false; /* not allowed here after all: the title still says it */ }
 }
 
 document.addEventListener("visibilitychange", () => {

@@ -4,6 +4,7 @@
 // Protocol: docs/PROTOCOL.md, "Tournaments".
 import { app, update, on, request, flash, go } from "./app.js";
 import { W } from "./words.js";
+import { notify as notifyAttention } from "./attention.js";
 
 export const E = {
   list: null, // [{tournament, name, format, status, ...}]
@@ -109,12 +110,11 @@ export function openMatch(m) {
 }
 
 // A system notification when the page is hidden and the player allowed them.
+// (attention.js shows it through the service worker, as a phone requires; a tap leads
+// to the match.)
 function notify(m) {
-  if (!("Notification" in window) || Notification.permission !== "granted" || !document.hidden) return;
-  try {
-    const n = new Notification(W.UI.events.ready, { body: W.UI.events.notifyBody(m), tag: m.match });
-    n.onclick = () => { window.focus(); openMatch(m); };
-  } catch (e) { /* some browsers only notify from a service worker: the flash is enough */ }
+  if (!document.hidden) return;
+  notifyAttention(W.UI.events.ready, { body: W.UI.events.notifyBody(m), tag: m.match, url: `${location.origin}/#/m/${m.match}` });
 }
 
 export function canNotify() {

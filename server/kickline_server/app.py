@@ -361,7 +361,7 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                 assert node is not None
                 lobby.share_queue(queue, listing, node.token)
                 await actors.start(partial(listing.run, lobby.list_part,
-                                                   lobby.seats_part))
+                                                   lobby.seats_all, lobby.seats_changed))
             await actors.start(ops.watch)  # after the gate: it counts the gate's connections
             if node is not None:
                 node.summary = lambda: {"matches": len(lobby.actors),

@@ -37,7 +37,6 @@ extra seconds, and the away time before a claim counts from the restart.
 from __future__ import annotations
 
 import random
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -306,14 +305,11 @@ class _Conn:
     base: int | None = None  # the state version of the view it last got (for patches)
 
 
-@dataclass(frozen=True, slots=True)
-class _Reply:
-    """An applied decision's (or resignation's) ``ack``, remembered for a resend:
-    ``who`` is the sender's seat (or player id, if it held none)."""
-
-    who: int | str
-    re: MsgId
-    version: int | None
+_Reply = tuple[int | str, MsgId, int | None]
+"""An applied decision's (or resignation's) ``ack``, remembered for a resend: (who, re,
+version), ``who`` the sender's seat (or player id, if it held none).  A plain tuple of
+plain values: the cyclic collector stops tracking it, where 64 objects per match (the
+reply cache) were 40 % of what a full collection walked at 1 000 matches."""
 
 
 @dataclass(slots=True)
@@ -394,7 +390,9 @@ class MatchCore:
         self.pondering: dict[int, int] = {}
         """Bot seats whose :class:`Think` is out, not yet answered: the question asked."""
         self.absent: dict[int, float] = {}
-        self.replies: OrderedDict[str, _Reply] = OrderedDict()
+        # Oldest first (a plain dict keeps insertion order, in ~3 KiB less per match
+        # than an OrderedDict of 64).
+        self.replies: dict[str, _Reply] = {}
         self.conns: dict[int, _Conn] = {}
         self.timers: dict[str, float] = {}
         self._to_act: ToAct | None = None
@@ -425,7 +423,7 @@ class MatchCore:
             "log_len": len(self.log),
             "bank": list(self.bank),
             "timeouts": list(self.timeouts),
-            "replies": [[r.who, r.re, r.version] for r in self.replies.values()],
+            "replies": [list(r) for r in self.replies.values()],
             "commits": list(self.commits),
             "contributions": list(self.contributions),
             "dice_seed": self.dice_seed,
@@ -496,8 +494,7 @@ class MatchCore:
                 re, version = ack["re"], ack["version"]
             else:
                 who, re, version = item
-            reply = _Reply(who, re, version)
-            core.replies[core._key(core._player(who), re)] = reply
+            core.replies[core._key(core._player(who), re)] = (who, re, version)
         core.snapshotted = len(core.log)
         for entry in log[len(core.log):]:
             core._replay_entry(entry)
@@ -841,7 +838,7 @@ class MatchCore:
         cached = self.replies.get(self._key(player, re))
         if cached is None:
             return False
-        p.sends.append(Send(conn, self._ack_message(cached.re, cached.version)))
+        p.sends.append(Send(conn, self._ack_message(cached[1], cached[2])))
         if conn in self.conns:
             self._prompt_to(conn, p)
         return True
@@ -853,10 +850,9 @@ class MatchCore:
     def _remember(self, player: str, re: MsgId, seat: int | None) -> int | None:
         """Cache an applied command's reply (the ``ack`` at the current version)."""
         version = self._version()
-        self.replies[self._key(player, re)] = _Reply(player if seat is None else seat, re,
-                                                     version)
+        self.replies[self._key(player, re)] = (player if seat is None else seat, re, version)
         while len(self.replies) > self.reply_cache:
-            self.replies.popitem(last=False)
+            del self.replies[next(iter(self.replies))]
         return version
 
     def _ack_message(self, re: MsgId, version: int | None) -> Message:

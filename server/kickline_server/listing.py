@@ -10,7 +10,8 @@ stops cleanly deletes it: no ghost matches.
 The same way, each process publishes its players' seats (``<prefix>seats:<server id>``,
 a hash: player -> their ``welcome.matches`` entries there), so that ``welcome`` and
 ``mine`` on any process list a player's matches wherever they run.  Only the players
-whose entries changed are written each tick; the whole hash every TTL/3.
+whose entries changed are written each tick (the whole hash at start and after Redis
+failed), its TTL renewed every TTL/3.
 """
 
 from __future__ import annotations
@@ -52,21 +53,19 @@ class Listing:
     def _seats_key(self, node: str) -> str:
         return f"{self.prefix}seats:{node}"
 
-    async def publish_seats(self, seats: Seats, last: Seats | None) -> None:
-        """Write the players whose entries changed since ``last`` (all, if ``None``)."""
+    async def publish_seats(self, seats: Seats, *, whole: bool) -> None:
+        """Write these players' entries (``[]``: delete the player); ``whole``: they
+        are everyone's, replacing the hash."""
         key = self._seats_key(self.node)
         async with self._r.pipeline(transaction=True) as pipe:
-            if last is None:
+            if whole:
                 pipe.delete(key)
-                changed = seats
-            else:
-                changed = {p: v for p, v in seats.items() if last.get(p) != v}
-                gone = [p for p in last if p not in seats]
-                if gone:
-                    pipe.hdel(key, *gone)
-            if changed:
+            gone = [p for p, v in seats.items() if not v]
+            if gone:
+                pipe.hdel(key, *gone)
+            if len(gone) < len(seats):
                 pipe.hset(key, mapping={p: json.dumps(v, separators=(",", ":"))
-                                        for p, v in changed.items()})
+                                        for p, v in seats.items() if v})
             pipe.pexpire(key, int(self.ttl * 1000))
             await pipe.execute()
 
@@ -115,31 +114,38 @@ class Listing:
             return []
         return [json.loads(raw) for raw in raws if raw is not None]
 
-    async def run(self, part: Callable[[], Part], seats: Callable[[], Seats], *,
+    async def run(self, part: Callable[[], Part], seats_all: Callable[[], Seats],
+                  seats_changed: Callable[[], Seats], *,
                   task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
-        """Publish ``part()`` and ``seats()`` every :attr:`every` seconds when they
-        changed, and whole every TTL/3 regardless (their TTL must not lapse while this
-        process runs, and a Redis that lost them gets them back)."""
+        """Every :attr:`every` seconds: publish ``part()`` when it changed and the
+        players whose seats changed (``seats_changed()``); every TTL/3 regardless
+        (their TTLs must not lapse while this process runs).  The seats are written
+        whole (``seats_all()``) at start and after Redis failed (it may have lost
+        them)."""
         task_status.started()
         last: Part | None = None
-        last_seats: Seats | None = None
+        whole_seats = True
         written = float("-inf")
         while True:
             now = anyio.current_time()
-            got, got_seats = part(), seats()
-            whole = now - written >= self.ttl / 3
+            renew = now - written >= self.ttl / 3
             try:
-                if got != last or whole:
+                got = part()
+                if got != last or renew:
                     await self.publish(got)
                     last = got
-                if got_seats != last_seats or whole:
-                    await self.publish_seats(got_seats, None if whole else last_seats)
-                    last_seats = got_seats
-                if whole:
+                if whole_seats:
+                    await self.publish_seats(seats_all(), whole=True)
+                    whole_seats = False
+                else:
+                    changed = seats_changed()
+                    if changed or renew:
+                        await self.publish_seats(changed, whole=False)
+                if renew:
                     written = now
             except (RedisError, OSError) as exc:
                 log.debug("lobby list not published: %s", exc)
-                last = last_seats = None  # written whole once Redis answers
+                last, whole_seats = None, True  # written whole once Redis answers
             await anyio.sleep(self.every)
 
     async def leave(self) -> None:

@@ -509,8 +509,16 @@ async function scenarioSecret(browser) {
   // Now B chooses; both see the reveal with both cards.
   const legalB = (await snapshot(pb)).legal;
   const cardB = legalB[0].split(" ")[1];
+  // B watches the reveal played back slowly, then taps it away.
+  await pb.evaluate(() => localStorage.setItem("kickline.settings", JSON.stringify({ speed: "slow" })));
   await pb.locator(`#panel [data-arg="${cardB}"]`).tap();
   await confirmIfAsked(pb);
+  // B's board plays the reveal back; a tap on it skips the rest of the playback.
+  await pb.waitForFunction(() => { const m = window.__kickline.match; return m.play && m.play.current && m.play.current.event.t === "reveal"; }, null, { timeout: 15000, polling: 20 });
+  await pb.locator("#overlay").tap({ force: true, timeout: 2000 }).catch(() => problems.push("the reveal's playback was gone before it could be tapped"));
+  await pb.waitForFunction(() => !window.__kickline.match.play, null, { timeout: 5000 }).catch(() => {});
+  const skipped = await pb.evaluate(() => ({ taps: window.__kickline.stats.skipped || 0, playing: !!window.__kickline.match.play }));
+  if (skipped.taps !== 1 || skipped.playing) problems.push(`a tap on the playback: ${JSON.stringify(skipped)}`);
   for (const p of [pa, pb]) {
     await p.waitForFunction(() => window.__kickline.match.lines.some((l) => l.t === "reveal"), null, { timeout: 10000 });
   }
@@ -659,11 +667,13 @@ async function explainedOnTheBoard(page, problems) {
 // lobby and the settings.
 async function scenarioNewcomer(browser) {
   const problems = [];
-  const ctx = await browser.newContext(PHONE_844);
+  // Notifications allowed, and a phone's vibration motor that remembers its buzzes.
+  const ctx = await browser.newContext({ ...PHONE_844, permissions: ["notifications"] });
+  await ctx.addInitScript(() => { navigator.vibrate = (p) => { (window.__vibrated = window.__vibrated || []).push(p); return true; }; });
   const page = await ctx.newPage();
   page.on("pageerror", (e) => problems.push(String(e)));
   await page.goto(base + "/sw.js");
-  await page.evaluate(() => localStorage.setItem("kickline.settings", JSON.stringify({ speed: "fast" })));
+  await page.evaluate(() => localStorage.setItem("kickline.settings", JSON.stringify({ speed: "fast", notify: true })));
   await page.goto(base + "/#/rules");
   await page.waitForSelector("#rules");
   await shot(page, "rules");
@@ -693,9 +703,17 @@ async function scenarioNewcomer(browser) {
     if (!hiddenChecked && info.frame === "action") {
       // Look away: the next turn shows in the tab's title.
       hiddenChecked = true;
+      await page.evaluate(async () => { await navigator.serviceWorker.ready; }); // as on any later visit
       await page.evaluate(() => { Object.defineProperty(document, "hidden", { value: true, configurable: true }); });
       await enter(page, info.legal[0]);
       await page.waitForFunction(() => /Your turn/.test(document.title), null, { timeout: 30000 }).catch(() => problems.push("a hidden page did not get the your-turn title"));
+      // ... and the phone buzzes, and a notification shows (through the service worker,
+      // the only way a phone's browser allows).
+      const told = await page.evaluate(async () => {
+        const reg = await navigator.serviceWorker.getRegistration();
+        return { buzzes: (window.__vibrated || []).length, notes: reg ? (await reg.getNotifications({ tag: "kickline-turn" })).length : -1 };
+      });
+      if (!told.buzzes || told.notes < 1) problems.push(`a hidden page's turn: ${JSON.stringify(told)}`);
       await page.evaluate(() => { Object.defineProperty(document, "hidden", { value: false, configurable: true }); document.dispatchEvent(new Event("visibilitychange")); });
       continue;
     }

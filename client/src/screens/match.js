@@ -167,7 +167,8 @@ export function draw(extra = nothing, restrict = null) {
       if (back) { if (!back.matches("button, a, input, [tabindex]")) back.setAttribute("tabindex", "-1"); back.focus({ preventScroll: true }); }
     });
   };
-  const skip = () => { if (mm.play) mm.play.skip(); };
+  // The player's own skips are counted (tests read it); a new prompt also ends a playback.
+  const skip = () => { if (mm.play) { app.stats.skipped = (app.stats.skipped || 0) + 1; mm.play.skip(); } };
   let panel;
   if (choosing) panel = chooser.render();
   else if (mm.play) panel = html`<p class="muted" id="status-line">${M.playing}</p><button class="btn" type="button" id="skip-panel" @click=${skip}>${W.UI.overlay.skip}</button>`;
