@@ -216,6 +216,12 @@ def main() -> int:
     boards = [int(b) for b in args.boards.split(",")]
     if args.matches < 2 or any(b not in (7, 9) for b in boards):
         ap.error("--matches must be at least 2 and --boards a list of 7 and 9")
+    if args.house:
+        try:  # checked here, so a bad file is one line, not a worker's traceback
+            house(args.house)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            ap.error(f"--house {args.house}: {exc!r} (a map from a team id to its nine "
+                     "[name, ability, advanced defence or null] rows)")
     t0 = time.perf_counter()
     rows = run(args.mode, boards, args.matches, args.workers, args.bot,
                not args.no_mirrors, args.deadline, args.house, args.scale)

@@ -515,7 +515,7 @@ async function scenarioSecret(browser) {
   await confirmIfAsked(pb);
   // B's board plays the reveal back; a tap on it skips the rest of the playback.
   await pb.waitForFunction(() => { const m = window.__kickline.match; return m.play && m.play.current && m.play.current.event.t === "reveal"; }, null, { timeout: 15000, polling: 20 });
-  await pb.locator("#overlay").tap({ timeout: 2000 }).catch(() => problems.push("the reveal's playback was gone before it could be tapped"));
+  await pb.locator("#overlay").tap({ force: true, timeout: 2000 }).catch(() => problems.push("the reveal's playback was gone before it could be tapped"));
   await pb.waitForFunction(() => !window.__kickline.match.play, null, { timeout: 5000 }).catch(() => {});
   const skipped = await pb.evaluate(() => ({ taps: window.__kickline.stats.skipped || 0, playing: !!window.__kickline.match.play }));
   if (skipped.taps !== 1 || skipped.playing) problems.push(`a tap on the playback: ${JSON.stringify(skipped)}`);
@@ -703,6 +703,7 @@ async function scenarioNewcomer(browser) {
     if (!hiddenChecked && info.frame === "action") {
       // Look away: the next turn shows in the tab's title.
       hiddenChecked = true;
+      await page.evaluate(async () => { await navigator.serviceWorker.ready; }); // as on any later visit
       await page.evaluate(() => { Object.defineProperty(document, "hidden", { value: true, configurable: true }); });
       await enter(page, info.legal[0]);
       await page.waitForFunction(() => /Your turn/.test(document.title), null, { timeout: 30000 }).catch(() => problems.push("a hidden page did not get the your-turn title"));
