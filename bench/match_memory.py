@@ -13,8 +13,9 @@ dropped once handled (the store has the log; sockets have the sends).
 after a full collection) beyond what existed before the cores, per match (the bench's
 own players left out; the view caches all matches share, bounded, are in it, so the
 figure falls as matches are added), and what holds them: every core's attributes
-walked (``sys.getsizeof`` of each object reached, each object counted once, the
-shared view caches counted apart).  The counts do not depend on the machine's load.
+walked (``sys.getsizeof`` of each object reached, each object counted once, what the
+view caches hold left out).  At the end, what clearing the view caches and the cores'
+last views frees, per match.  The counts do not depend on the machine's load.
 
 ``gc``: ``--matches`` live matches played ``--warm`` decisions each, then ``--rounds``
 rounds of one decision per match, with ``gc.callbacks`` timing every collection (wall
@@ -117,22 +118,17 @@ def deep_size(obj: Any, seen: set[int]) -> int:
     return total
 
 
-def shared_ids(matches: list[Match]) -> tuple[set[int], int]:
-    """Objects the matches reach but none owns, and their bytes: the view caches
-    (``kickline.view``'s per-setting entries and parts, the patch memo)."""
+def shared_ids() -> set[int]:
+    """Objects the matches reach but none owns: the view caches (``kickline.view``'s
+    per-setting entries and parts, the patch memo), which the walk leaves out."""
     from kickline_server import patch
     view = importlib.import_module("kickline.view")  # ``kickline.view`` is also a function
     seen: set[int] = set()
-    total = 0
     for module in (view, patch):
         for value in vars(module).values():
             if isinstance(value, dict | list):
-                total += deep_size(value, seen)
-    for m in matches:
-        state = m.core.state
-        if state is not None:
-            total += deep_size(view._setting(state.config, state.home_seat), seen)
-    return seen, total
+                deep_size(value, seen)
+    return seen
 
 
 def memory(args: argparse.Namespace) -> dict[str, Any]:
@@ -147,7 +143,7 @@ def memory(args: argparse.Namespace) -> dict[str, Any]:
         done = target
         gc.collect()
         now = tracemalloc.get_traced_memory()[0]
-        shared, shared_bytes = shared_ids(matches)
+        shared = shared_ids()
         per_attr: dict[str, int] = {}
         seen = set(shared)
         for m in matches:
@@ -158,15 +154,24 @@ def memory(args: argparse.Namespace) -> dict[str, Any]:
         walked = sum(per_attr.values())
         # The bench's own players (their dice and last prompts) are not the server's.
         players = sum(deep_size([m.rng, m.prompts], set()) for m in matches)
+        # The walk's own sets of ids are megabytes: gone before anything is traced again.
+        del shared, seen
         top = sorted(per_attr.items(), key=lambda kv: -kv[1])[:10]
         out["points"].append({
             "decisions": done,
             "live": sum(1 for m in matches if m.core.status == "playing"),
             "traced_kib_per_match": round((now - before - players) / args.matches / 1024, 1),
             "walked_kib_per_match": round(walked / args.matches / 1024, 1),
-            "shared_caches_kib": round(shared_bytes / 1024, 1),
             "by_attribute_kib": {k: round(v / args.matches / 1024, 2) for k, v in top},
         })
+    # The view caches all matches share (bounded): what clearing them frees.
+    view = importlib.import_module("kickline.view")
+    view.clear_caches()
+    for m in matches:  # the views still holding cached entries
+        m.core._views.clear()
+    gc.collect()
+    without = tracemalloc.get_traced_memory()[0]
+    out["view_caches_and_views_kib_per_match"] = round((now - without) / args.matches / 1024, 1)
     tracemalloc.stop()
     return out
 

@@ -92,11 +92,13 @@ async function main() {
       cpu0 = process.cpuUsage();
     } else if (line === 'stop') {
       const cpu = process.cpuUsage(cpu0);
+      clients.forEach((c) => c.socket.close());
+      // Exit once the line is flushed: a pipe takes 64 KiB at once, and on a quiet
+      // machine the round trips listed make the line longer than that.
       process.stdout.write(JSON.stringify({
         moves: stats.moves, rtts: stats.rtts, bytes_in: stats.bytesIn,
-        frames_in: stats.framesIn, cpu_s: (cpu.user + cpu.system) / 1e6 }) + '\n');
-      clients.forEach((c) => c.socket.close());
-      process.exit(0);
+        frames_in: stats.framesIn, cpu_s: (cpu.user + cpu.system) / 1e6 }) + '\n',
+      () => process.exit(0));
     }
   }
 }

@@ -88,9 +88,12 @@ def _setting(config: Config, home_seat: int) -> _Setting:
     return setting
 
 
-_MAX_ENTRIES = 256
-"""Entries kept per player and match setting before starting afresh (at most ~3 MB per
-setting, 16 settings)."""
+_MAX_ENTRIES = 64
+"""Entries kept per player and match setting before starting afresh: at most ~0.7 MB
+per setting (an entry and its key ~0.6 KiB), 16 settings.  A match's own unchanged
+players stay shared across a clear but once (one view rebuilds them); with 256 the cache
+held up to 2.7 MB per setting, 40-60 KiB per match when a few dozen matches share it
+(bench/match_memory.py)."""
 
 
 def _entry(s: State, i: int, card: dict[str, Any], p: Player) -> dict[str, Any]:
