@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { layoutProblems } from "./fit.mjs";
+import { axeSettled, layoutProblems } from "./fit.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(path.join(ROOT, "client", "package.json"));
@@ -571,11 +571,9 @@ const AXE = path.join(ROOT, "client", "node_modules", "axe-core", "axe.min.js");
 // axe-core on the page as it is now: no serious or critical finding.
 async function axeCheck(page, name, problems) {
   if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
-  });
+  const r = await axeSettled(page, { resultTypes: ["violations"] });
+  const found = r.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
   if (found.length) problems.push(`axe on ${name}: ${JSON.stringify(found)}`);
   return found.length;
 }

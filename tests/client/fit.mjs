@@ -31,3 +31,16 @@ export async function layoutProblems(page, where) {
   });
   return found.map((p) => `${where}: ${p}`);
 }
+
+// Run `axe` on what a person sees once things settle: an overlay fading in is at partial
+// opacity for a quarter of a second, and its contrast then is not the one shown (a fast
+// machine caught the reveal mid-fade).  Infinite animations never finish and a cancelled
+// one rejects: both are skipped.  Returns the violations axe found.
+export async function axeSettled(page, options) {
+  return page.evaluate(async (opts) => {
+    await Promise.all(document.getAnimations()
+      .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+      .map((a) => a.finished.catch(() => null)));
+    return (await window.axe.run(document, opts)).violations;
+  }, options);
+}

@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { mkdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { layoutProblems } from "./fit.mjs";
+import { axeSettled, layoutProblems } from "./fit.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(path.join(ROOT, "client", "package.json"));
@@ -190,10 +190,8 @@ async function scenarioIdentity(browser) {
 // axe-core's WCAG 2 A and AA rules on what the page shows now.
 async function axe(page, where) {
   await page.evaluate(AXE);
-  const found = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { runOnly: ["wcag2a", "wcag2aa"] });
-    return r.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 2).map((n) => n.target.join(" ")).join(", ")}`);
-  });
+  const r = await axeSettled(page, { runOnly: ["wcag2a", "wcag2aa"] });
+  const found = r.map((v) => `${v.id}: ${v.nodes.slice(0, 2).map((n) => n.target.join(" ")).join(", ")}`);
   for (const v of found) problems.push(`axe on ${where}: ${v}`);
 }
 
