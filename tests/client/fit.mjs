@@ -34,12 +34,14 @@ export async function layoutProblems(page, where) {
 
 // Run `axe` on what a person sees once things settle: an overlay fading in is at partial
 // opacity for a quarter of a second, and its contrast then is not the one shown (a fast
-// machine caught the reveal mid-fade).  Infinite animations never finish and a cancelled
-// one rejects: both are skipped.  Returns the violations axe found.
+// machine caught the reveal mid-fade).  Only running, time-based, finite animations are
+// awaited: an infinite one never finishes, a paused or scroll-driven one (the top bar's
+// fade) finishes only when someone scrolls, and a cancelled one rejects.
 export async function axeSettled(page, options) {
   return page.evaluate(async (opts) => {
     await Promise.all(document.getAnimations()
-      .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+      .filter((a) => a.playState === "running" && a.timeline === document.timeline && a.effect
+        && Number.isFinite(a.effect.getComputedTiming().endTime))
       .map((a) => a.finished.catch(() => null)));
     return (await window.axe.run(document, opts)).violations;
   }, options);
