@@ -488,7 +488,14 @@ async function scenarioSecret(browser) {
   const legalA = (await snapshot(pa)).legal;
   const card = legalA[Math.floor(rand() * legalA.length)].split(" ")[1];
   const NAMES = { "low-pass": "Low Pass", dribble: "Dribble", "high-pass": "High Pass", deflect: "Deflect", steal: "Steal", pressure: "Pressure" };
-  const count = async (p, word) => (await p.evaluate(() => document.body.innerText)).split(word).length - 1;
+  // B's own choice lists every card (and B's odds name them once B's rules load): count
+  // the card's name everywhere else on B's page, once B's page has settled.
+  await pb.waitForFunction(() => window.__kickline.preview && window.__kickline.preview.ready, null, { timeout: 120000 });
+  const count = async (p, word) => (await p.evaluate(() => {
+    const panel = document.querySelector("#panel");
+    const mine = panel ? panel.innerText : "";
+    return document.body.innerText.replace(mine, "");
+  })).split(word).length - 1;
   const shownBefore = await count(pb, NAMES[card]);
   const mark = framesB.length;
   await pa.locator(`#panel [data-arg="${card}"]`).tap();

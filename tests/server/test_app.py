@@ -143,7 +143,10 @@ async def test_time_control_plays_defaults_then_forfeits(serve: Any, server_conf
     async with serve(server_config()) as url, client(url) as a, client(url) as b:
         await a.hello("a")
         await b.hello("b")
-        clock = {"decision": 0.05, "bank": 0, "max_timeouts": 2}
+        # b answers every prompt at once and must never time out itself: a decision
+        # time of 0.05 s lost b the match when the loop paused that long (seen on an
+        # idle machine); 0.5 s keeps the race out of reach and a's two timeouts short.
+        clock = {"decision": 0.5, "bank": 0, "max_timeouts": 2}
         await a.send({"t": "quick", "id": 1, **TOY, "clock": clock})
         await b.send({"t": "quick", "id": 1, **TOY, "clock": clock})
         m = await b.expect("matched")
