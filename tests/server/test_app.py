@@ -143,11 +143,12 @@ async def test_time_control_plays_defaults_then_forfeits(serve: Any, server_conf
     async with serve(server_config()) as url, client(url) as a, client(url) as b:
         await a.hello("a")
         await b.hello("b")
-        # b answers every prompt at once and must never time out itself: a decision
-        # time of 0.05 s lost b the match when the loop paused that long (seen on an
-        # idle machine); 0.5 s keeps the race out of reach and a's two timeouts short.
-        clock = {"decision": 0.5, "bank": 0, "max_timeouts": 2}
+        clock = {"decision": 0.05, "bank": 0, "max_timeouts": 2}
+        # a is queued before b asks, so a (who waited longer) takes seat 0: sent back to
+        # back, the server may read b's request first and seat b there (seen on an idle
+        # machine: b "lost" the match a did not play).
         await a.send({"t": "quick", "id": 1, **TOY, "clock": clock})
+        await a.expect("ack", re=1)
         await b.send({"t": "quick", "id": 1, **TOY, "clock": clock})
         m = await b.expect("matched")
         # b plays; a never answers: a's decisions time out, then a forfeits.
