@@ -71,7 +71,10 @@ from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.asyncio.server import ServerConnection, serve  # noqa: E402
 from websockets.exceptions import ConnectionClosed, InvalidHandshake  # noqa: E402
 
-from kickline_server.protocol import decode_replies, encode  # noqa: E402
+# ``kickline_server`` is imported inside the functions that use it, never here: a spawned
+# child process imports this module first, and a ``--baseline-root`` server must import
+# only the other checkout's package (its metrics would otherwise register a second time
+# in prometheus_client's process-wide registry: "Duplicated timeseries").
 
 SAMPLES = 256
 """Frames of each kind kept for the relay."""
@@ -172,7 +175,18 @@ def pin(cpu: int | None) -> None:
 
 def use_root(root: str) -> None:
     """Serve the ``kickline_server`` and ``kickline`` of another checkout (``--vs-bgio
-    --baseline-root``): a before/after pair measured in one interleaved run."""
+    --baseline-root``): a before/after pair measured in one interleaved run.  Called
+    before anything of this checkout's ``kickline_server`` is imported; should something
+    have imported its metrics, they leave prometheus_client's process-wide registry so
+    that the other checkout's can register."""
+    metrics = sys.modules.get("kickline_server.metrics")
+    if metrics is not None:
+        from prometheus_client import REGISTRY
+        from prometheus_client.metrics import MetricWrapperBase
+
+        for value in vars(metrics).values():
+            if isinstance(value, MetricWrapperBase):
+                REGISTRY.unregister(value)
     for name in list(sys.modules):
         if name.split(".")[0] in ("kickline", "kickline_server"):
             del sys.modules[name]
@@ -184,6 +198,7 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
                     root: str | None = None) -> None:
     if root is not None:
         use_root(root)
+    import kickline_server
     from kickline_server.actor import Stats
     from kickline_server.app import ServerConfig, run_server, tune_gc
     from kickline_server.lobby import LobbyLimits
@@ -219,7 +234,8 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
             await tg.start(partial(run_server, config, shutdown, stats=stats))
             pipe.send("ready")
         s = stats
-        pipe.send({"persists": s.persists, "persist_bytes": s.persist_bytes,
+        pipe.send({"served_from": str(Path(kickline_server.__file__).parent.parent.parent),
+                   "persists": s.persists, "persist_bytes": s.persist_bytes,
                    "snapshot_bytes": s.last_snapshot_bytes, "samples": s.samples,
                    "gc": pauses.figures() if pauses is not None else None})
 
@@ -302,6 +318,8 @@ async def bot(ws: ClientConnection, game: str, config: dict[str, Any], load: Loa
 
 async def _bot(ws: ClientConnection, game: str, config: dict[str, Any], load: Load,
                seed: int, go: anyio.Event, think: float, requeue: bool) -> None:
+    from kickline_server.protocol import decode_replies, encode
+
     rng = random.Random(seed)
     # Protocol 2: views come as patches (the bots read only legal, version and seat).
     await ws.send(encode({"t": "hello", "versions": [1, 2], "name": f"b{seed}"}))
@@ -361,6 +379,8 @@ async def relay_chain(a: ClientConnection, b: ClientConnection, frames: list[byt
                       count: int, rtts: list[float], go: anyio.Event) -> None:
     """``a`` sends ``count`` frames one at a time, each after the answer to the last;
     ``b`` (if any) receives the partner's frames.  Both decode what they receive."""
+    from kickline_server.protocol import decode_replies
+
     async def partner() -> None:
         async for frame in b:
             decode_replies(frame)

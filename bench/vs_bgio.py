@@ -184,6 +184,7 @@ def run_ours(ctx: Any, game: str, matches: int, think: float, warmup: float,
     out["gc_max_ms"] = gc_figures.get("max_ms")
     out["gc_cpu_max_ms"] = gc_figures.get("cpu_max_ms")
     out["gc"] = gc_figures
+    out["served_from"] = stats.get("served_from")  # which checkout's server ran
     out["persist_bytes_mean"] = (round(stats["persist_bytes"] / stats["persists"])
                                  if stats.get("persists") else None)
     return out
@@ -199,8 +200,8 @@ def spread(xs: list[float]) -> dict[str, float] | None:
 
 def summarise(matches: int, paced: bool, runs: dict[str, list[dict[str, Any]]]
               ) -> dict[str, Any]:
-    servers = tuple(runs)
     """One load's line: the ratios round by round (median, spread), medians per server."""
+    servers = tuple(runs)
     rounds = min(len(v) for v in runs.values())
 
     def ratio(a: str, b: str) -> dict[str, float] | None:
