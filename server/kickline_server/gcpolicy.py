@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import anyio
@@ -77,13 +77,15 @@ def collect_and_freeze(full: bool = False) -> int:
 
 
 async def keep(policy: GcPolicy, counts: GcCounts | None = None,
-               clock: Callable[[], float] = time.monotonic) -> None:
+               clock: Callable[[], float] = time.monotonic,
+               sleep: Callable[[float], Awaitable[None]] = anyio.sleep) -> None:
     """Run the collector per ``policy`` until cancelled.  The automatic collections stay
-    on (a burst between ticks is still collected), and walk only what is not frozen."""
+    on (a burst between ticks is still collected), and walk only what is not frozen.
+    ``clock`` and ``sleep`` are the schedule's (tests step it without waiting)."""
     counts = counts if counts is not None else GcCounts()
     last_full = clock()
     while True:
-        await anyio.sleep(policy.every)
+        await sleep(policy.every)
         full = bool(policy.full_every) and clock() - last_full >= policy.full_every
         found = collect_and_freeze(full)
         counts.ticks += 1

@@ -68,26 +68,48 @@ def test_frozen_objects_without_cycles_are_freed_at_once(collector: None) -> Non
     assert watch() is None
 
 
+class Steps:
+    """``keep``'s sleep, stepped by the test: ``keep`` says when it waits, and a tick
+    runs when the test lets it (no wall-clock time involved)."""
+
+    def __init__(self) -> None:
+        self.waiting_tx, self.waiting_rx = anyio.create_memory_object_stream[float]()
+        self.go_tx, self.go_rx = anyio.create_memory_object_stream[None]()
+
+    async def sleep(self, seconds: float) -> None:
+        await self.waiting_tx.send(seconds)
+        await self.go_rx.receive()
+
+    async def tick(self) -> None:
+        """Let one tick run, and wait until it is done (``keep`` waits again)."""
+        await self.go_tx.send(None)
+        await self.waiting_rx.receive()
+
+
 @pytest.mark.anyio
 async def test_keep_ticks_and_sweeps_frozen_cycles_on_its_schedule(collector: None) -> None:
     now = [0.0]
     counts = GcCounts()
+    steps = Steps()
     held, watch = cycle()
     async with anyio.create_task_group() as tg:
-        tg.start_soon(keep, GcPolicy(every=0.001, full_every=10.0), counts, lambda: now[0])
-        while counts.ticks < 2:
-            await anyio.sleep(0.001)
-        del held  # now a frozen garbage cycle
-        ticks = counts.ticks
-        while counts.ticks < ticks + 2:
-            await anyio.sleep(0.001)
-        assert watch() is not None and counts.full == 0
+        tg.start_soon(keep, GcPolicy(every=0.25, full_every=10.0), counts, lambda: now[0],
+                      steps.sleep)
+        assert await steps.waiting_rx.receive() == 0.25
+        await steps.tick()
+        assert counts.ticks == 1 and counts.full == 0
+        del held  # frozen by that tick: now a frozen garbage cycle
+        await steps.tick()
+        assert watch() is not None and counts.full == 0  # a short tick leaves it
         now[0] = 10.0  # the full collection is due
-        while counts.full == 0:
-            await anyio.sleep(0.001)
+        await steps.tick()
+        assert counts.ticks == 3 and counts.full == 1
+        assert watch() is None
+        assert counts.full_collected >= 2
+        now[0] = 15.0  # not due again until 20
+        await steps.tick()
+        assert counts.full == 1
         tg.cancel_scope.cancel()
-    assert watch() is None
-    assert counts.full_collected >= 2
 
 
 def test_the_policy_refuses_what_it_cannot_run() -> None:
