@@ -207,11 +207,18 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
     pin(cpu)
     stats = Stats()
     pauses: GcPauses | None = None
+    figures: dict[str, Any] = {}
     extra: dict[str, Any] = {}
     if "budgets" in ServerConfig.__dataclass_fields__:  # not in a --baseline-root before it
         from kickline_server.budgets import Budgets
 
         extra["budgets"] = Budgets.unlimited()  # every bot comes from one address
+    counts: Any = None
+    if "gc" in ServerConfig.__dataclass_fields__:  # the collector as `kickline serve` runs it
+        from kickline_server.gcpolicy import GcCounts, GcPolicy
+
+        extra["gc"] = GcPolicy()
+        counts = GcCounts()
     config = ServerConfig(
         host="127.0.0.1", port=port, data_dir=Path(data_dir), client_dir=None,
         max_connections_per_address=1_000_000, ping_interval=None, sqlite_synchronous=sync,
@@ -229,15 +236,28 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
                     stats.persists = stats.persist_bytes = 0
                     if pauses is not None:
                         pauses.reset()
+                if pauses is not None:
+                    figures.update(pauses.figures())
+                if counts is not None:
+                    # The clients have gone: what frozen garbage cycles the whole run left
+                    # (a full collection after a collection of what is not frozen).
+                    gc.collect()
+                    gc.unfreeze()
+                    figures["frozen_garbage"] = gc.collect()
+                    gc.freeze()
+                    figures["ticks"] = counts.ticks
                 shutdown.set()
             tg.start_soon(wait_for_stop)
-            await tg.start(partial(run_server, config, shutdown, stats=stats))
+            server = (partial(run_server, config, shutdown, stats=stats, gc_counts=counts)
+                      if counts is not None else partial(run_server, config, shutdown,
+                                                         stats=stats))
+            await tg.start(server)
             pipe.send("ready")
         s = stats
         pipe.send({"served_from": str(Path(kickline_server.__file__).parent.parent.parent),
                    "persists": s.persists, "persist_bytes": s.persist_bytes,
                    "snapshot_bytes": s.last_snapshot_bytes, "samples": s.samples,
-                   "gc": pauses.figures() if pauses is not None else None})
+                   "gc": figures or None})
 
     tune_gc()  # as `kickline serve` does
     pauses = GcPauses()
