@@ -3,6 +3,7 @@ their encoding, as the server does it.
 
     python bench/decision_step.py [--decisions 1500] [--seed 1] [--repeat 5]
     python bench/decision_step.py --instructions    # under valgrind: load-independent
+    python bench/decision_step.py --against DIR [--rounds 5]   # side by side
 
 Plays one random Kickline training match (board 7) to record its decisions and chance
 outcomes, then replays them ``--repeat`` times and times each part per decision (CPU
@@ -10,6 +11,11 @@ time, best run): ``apply`` (decisions and the chance events they lead to), build
 the two seats' views, and encoding them, both ways the server can: whole views
 (protocol 1: ``msgpack.packb(view)`` per seat) and view patches (protocol 2: the
 ``patch.diff`` from each seat's previous view, packed).  Prints one JSON line.
+
+``--against DIR`` times another checkout (DIR: its root, e.g. ``git archive REV``
+unpacked) side by side with this one: each round runs both scripts once in turn, each
+``--repeat`` times, so a change of the machine's load hits both alike; it prints each
+one's best over the rounds and ``--instructions`` for both.
 """
 
 from __future__ import annotations
@@ -128,6 +134,34 @@ def instructions(args: argparse.Namespace) -> dict[str, Any]:
             "decisions": n}
 
 
+def against(args: argparse.Namespace) -> dict[str, Any]:
+    """Time this checkout and ``args.against`` alternately; best per part of each."""
+    scripts = {"before": Path(args.against) / "bench" / "decision_step.py",
+               "after": Path(__file__).resolve()}
+    best: dict[str, dict[str, float]] = {}
+    loads = [os.getloadavg()[0]]
+    for _ in range(args.rounds):
+        for name, script in scripts.items():
+            cmd = [sys.executable, str(script), "--decisions", str(args.decisions),
+                   "--seed", str(args.seed), "--repeat", str(args.repeat)]
+            got = json.loads(subprocess.run(cmd, capture_output=True, text=True,
+                                            check=True).stdout)
+            mine = best.setdefault(name, {})
+            for k, v in got.items():
+                if k.endswith("_us"):
+                    mine[k] = min(v, mine.get(k, v))
+        loads.append(os.getloadavg()[0])
+    out: dict[str, Any] = dict(best)
+    for name, script in scripts.items():
+        cmd = [sys.executable, str(script), "--instructions", "--decisions",
+               str(args.decisions), "--seed", str(args.seed)]
+        got = json.loads(subprocess.run(cmd, capture_output=True, text=True,
+                                        check=True).stdout)
+        out[name]["instructions_per_decision"] = got["instructions_per_decision"]
+    out.update(rounds=args.rounds, load_average=[round(min(loads), 2), round(max(loads), 2)])
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -136,8 +170,16 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--instructions", action="store_true",
                     help="count one replay's instructions under valgrind instead of timing")
+    ap.add_argument("--against", metavar="DIR",
+                    help="another checkout's root: time both side by side")
+    ap.add_argument("--rounds", type=int, default=5, help="with --against: rounds of both")
     ap.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.against:
+        compared = against(args)
+        compared.update(date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+        print(json.dumps(compared))
+        return 0
     if args.instructions:
         counted = instructions(args)
         counted.update(date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))

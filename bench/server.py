@@ -207,11 +207,18 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
     pin(cpu)
     stats = Stats()
     pauses: GcPauses | None = None
+    figures: dict[str, Any] = {}
     extra: dict[str, Any] = {}
     if "budgets" in ServerConfig.__dataclass_fields__:  # not in a --baseline-root before it
         from kickline_server.budgets import Budgets
 
         extra["budgets"] = Budgets.unlimited()  # every bot comes from one address
+    counts: Any = None
+    if "gc" in ServerConfig.__dataclass_fields__:  # the collector as `kickline serve` runs it
+        from kickline_server.gcpolicy import GcCounts, GcPolicy
+
+        extra["gc"] = GcPolicy()
+        counts = GcCounts()
     config = ServerConfig(
         host="127.0.0.1", port=port, data_dir=Path(data_dir), client_dir=None,
         max_connections_per_address=1_000_000, ping_interval=None, sqlite_synchronous=sync,
@@ -229,15 +236,28 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
                     stats.persists = stats.persist_bytes = 0
                     if pauses is not None:
                         pauses.reset()
+                if pauses is not None:
+                    figures.update(pauses.figures())
+                if counts is not None:
+                    # The clients have gone: what frozen garbage cycles the whole run left
+                    # (a full collection after a collection of what is not frozen).
+                    gc.collect()
+                    gc.unfreeze()
+                    figures["frozen_garbage"] = gc.collect()
+                    gc.freeze()
+                    figures["ticks"] = counts.ticks
                 shutdown.set()
             tg.start_soon(wait_for_stop)
-            await tg.start(partial(run_server, config, shutdown, stats=stats))
+            server = (partial(run_server, config, shutdown, stats=stats, gc_counts=counts)
+                      if counts is not None else partial(run_server, config, shutdown,
+                                                         stats=stats))
+            await tg.start(server)
             pipe.send("ready")
         s = stats
         pipe.send({"served_from": str(Path(kickline_server.__file__).parent.parent.parent),
                    "persists": s.persists, "persist_bytes": s.persist_bytes,
                    "snapshot_bytes": s.last_snapshot_bytes, "samples": s.samples,
-                   "gc": pauses.figures() if pauses is not None else None})
+                   "gc": figures or None})
 
     tune_gc()  # as `kickline serve` does
     pauses = GcPauses()
@@ -328,24 +348,39 @@ async def _bot(ws: ClientConnection, game: str, config: dict[str, Any], load: Lo
     await ws.send(encode({"t": "quick", "id": "q0", "game": game, "config": config}))
     match = None
     sent: dict[str, float] = {}
+    # A paced bot thinks in a task of its own, as a person's phone keeps reading while
+    # its player thinks: thinking inside the read loop left acks and newer prompts
+    # unread for the whole think time, so the round trips measured the think time and
+    # a simultaneous choice (the toy game) was sent against a stale version.  A newer
+    # prompt replaces the one being thought about.
+    thinking = anyio.CancelScope()
 
-    async def on(msg: dict[str, Any]) -> bool:
+    async def send_decision(msg: dict[str, Any], delay: float, scope: anyio.CancelScope) -> None:
+        with scope:
+            await anyio.sleep(delay)
+        if scope.cancel_called or match is None:
+            return
+        rid = f"{msg['version']}"
+        data = encode({"t": "decide", "id": rid, "match": match, "version": msg["version"],
+                       "decision": rng.choice(msg["legal"]), "seat": msg["seat"]})
+        load.keep(load.decide_frames, data)
+        sent[rid] = time.perf_counter()
+        await ws.send(data)
+
+    async def on(msg: dict[str, Any], tg: anyio.abc.TaskGroup) -> bool:
         """Handle one message; ``True`` when the match is over."""
-        nonlocal match
+        nonlocal match, thinking
         t = msg["t"]
         if t == "matched":
             match = msg["match"]
         elif t == "prompt" and msg["legal"] and match is not None:
-            rid = f"{msg['version']}"
-            if rid not in sent:
+            if f"{msg['version']}" not in sent:
                 if think:
-                    await anyio.sleep(rng.uniform(0.5, 1.5) * think)
-                data = encode({"t": "decide", "id": rid, "match": match,
-                               "version": msg["version"],
-                               "decision": rng.choice(msg["legal"]), "seat": msg["seat"]})
-                load.keep(load.decide_frames, data)
-                sent[rid] = time.perf_counter()
-                await ws.send(data)
+                    thinking.cancel()
+                    thinking = anyio.CancelScope()
+                    tg.start_soon(send_decision, msg, rng.uniform(0.5, 1.5) * think, thinking)
+                else:
+                    await send_decision(msg, 0.0, anyio.CancelScope())
         elif t == "ack" and "version" in msg:
             t0 = sent.get(str(msg["re"]))
             if t0 is not None:
@@ -353,6 +388,7 @@ async def _bot(ws: ClientConnection, game: str, config: dict[str, Any], load: Lo
                 load.decisions += 1
         elif t == "over" and msg["match"] == match:
             load.completed += 1
+            thinking.cancel()
             if not requeue:
                 return True
             # Another match at once (a toy match lasts about a second): the server's
@@ -363,16 +399,18 @@ async def _bot(ws: ClientConnection, game: str, config: dict[str, Any], load: Lo
                                   "config": config}))
         return False
 
-    async for frame in ws:
-        assert isinstance(frame, bytes)
-        msgs = decode_replies(frame)
-        if load.measuring:
-            load.frames_in += 1
-            load.bytes_in += len(frame)
-            acked = any(m["t"] == "ack" and "version" in m for m in msgs)
-            load.keep(load.own_frames if acked else load.other_frames, frame)
-        if any([await on(m) for m in msgs]):
-            break
+    async with anyio.create_task_group() as tg:
+        async for frame in ws:
+            assert isinstance(frame, bytes)
+            msgs = decode_replies(frame)
+            if load.measuring:
+                load.frames_in += 1
+                load.bytes_in += len(frame)
+                acked = any(m["t"] == "ack" and "version" in m for m in msgs)
+                load.keep(load.own_frames if acked else load.other_frames, frame)
+            if any([await on(m, tg) for m in msgs]):
+                break
+        tg.cancel_scope.cancel()
 
 
 async def relay_chain(a: ClientConnection, b: ClientConnection, frames: list[bytes],

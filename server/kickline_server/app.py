@@ -27,7 +27,7 @@ from anyio.abc import TaskStatus
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
-from . import retention, startup, tournament_http
+from . import gcpolicy, retention, startup, tournament_http
 from .actor import Stats
 from .addresses import TrustedProxies
 from .budgets import Budgets
@@ -100,6 +100,11 @@ class ServerConfig:
     fixed_seed: bytes | None = field(default=None, repr=False)
     """Test only: every match uses this dice seed.  Never reachable from a client."""
     tournaments: TournamentLimits = field(default_factory=TournamentLimits)
+    gc: gcpolicy.GcPolicy | None = None
+    """The server runs the cyclic collector itself (:mod:`.gcpolicy`: a short collection
+    and a freeze every ``every`` seconds, a full one every ``full_every``).  ``None``:
+    the collector is left as the process has it (tests; an embedding host).
+    ``kickline serve`` sets it (``--gc-every``, ``--gc-full-every``)."""
 
 
 GC_THRESHOLD: Final = (5_000, 50, 10)
@@ -207,11 +212,13 @@ async def run_server(
     *,
     stats: Stats | None = None,
     on_lobby: Callable[[Lobby], None] | None = None,
+    gc_counts: gcpolicy.GcCounts | None = None,
     task_status: TaskStatus[int] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve until ``shutdown`` is set; reports the bound port through ``task_status``.
     ``on_lobby`` is handed the lobby before the first connection (in-process modules,
     e.g. tournaments and tests, reach :meth:`Lobby.reserve` and the recorder there).
+    ``gc_counts`` is filled by the collector's keeper when ``config.gc`` is set.
 
     What goes wrong before the server listens is raised as one :class:`StartupError`
     naming the cause and the fix (a taken port, an unwritable data directory, a full
@@ -220,7 +227,8 @@ async def run_server(
     phases = _Phases(config)
     try:
         with loop_errors():
-            await _run(config, shutdown, stats, on_lobby, task_status, phases)
+            await _run(config, shutdown, stats, on_lobby, task_status, phases,
+                       gc_counts or gcpolicy.GcCounts())
     except Exception as exc:
         explained = phases.explain(exc)
         if explained is None:
@@ -230,7 +238,7 @@ async def run_server(
 
 async def _run(config: ServerConfig, shutdown: anyio.Event, stats: Stats | None,
                on_lobby: Callable[[Lobby], None] | None, task_status: TaskStatus[int],
-               phases: _Phases) -> None:
+               phases: _Phases, gc_counts: gcpolicy.GcCounts) -> None:
     # A worker of `kickline serve --workers N`: its parent holds the data directory.
     lock = _data_dir_lock(config.data_dir) if config.worker is None else _no_lock()
     async with lock:
@@ -253,7 +261,7 @@ async def _run(config: ServerConfig, shutdown: anyio.Event, stats: Stats | None,
             if node is not None:
                 await node.register()
             await _serve(config, shutdown, store, tokens, owner, stats or Stats(), on_lobby,
-                         node, task_status, phases)
+                         node, task_status, phases, gc_counts)
         finally:
             with anyio.CancelScope(shield=True):
                 if node is not None:
@@ -263,7 +271,8 @@ async def _run(config: ServerConfig, shutdown: anyio.Event, stats: Stats | None,
 
 async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, tokens: Tokens,
                  owner: str, stats: Stats, on_lobby: Callable[[Lobby], None] | None,
-                 node: Node | None, task_status: TaskStatus[int], phases: _Phases) -> None:
+                 node: Node | None, task_status: TaskStatus[int], phases: _Phases,
+                 gc_counts: gcpolicy.GcCounts) -> None:
     async with anyio.create_task_group() as actors:
         lobby = Lobby(store, tokens, actors, owner=owner, limits=config.lobby,
                       fixed_seed=config.fixed_seed, stats=stats, budgets=config.budgets)
@@ -363,6 +372,8 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
                 await actors.start(partial(listing.run, lobby.list_part,
                                                    lobby.seats_all, lobby.seats_changed))
             await actors.start(ops.watch)  # after the gate: it counts the gate's connections
+            if config.gc is not None:
+                actors.start_soon(gcpolicy.keep, config.gc, gc_counts)
             if node is not None:
                 node.summary = lambda: {"matches": len(lobby.actors),
                                         "connections": sum(gate.connected.values())}

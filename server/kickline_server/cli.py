@@ -31,6 +31,7 @@ from .budgets import Budgets
 from .challenges import ChallengeLimits
 from .cluster import DuplicateServer
 from .core import Clock
+from .gcpolicy import GcPolicy
 from .identity import load_keyring, load_server_id, rotate_key
 from .lobby import LobbyLimits
 from .matchmaking import QueueLimits
@@ -200,6 +201,11 @@ def _serve(args: argparse.Namespace) -> int:
             tick=opts.queue_tick, requeue_grace=opts.requeue_grace)
         if opts.snapshot_every < 1:
             raise config.ConfigError(f"snapshot_every={opts.snapshot_every} must be at least 1")
+        if not opts.gc_every > 0:
+            raise config.ConfigError(f"gc_every={opts.gc_every} must be above 0 seconds")
+        if opts.gc_full_every < 0:
+            raise config.ConfigError(f"gc_full_every={opts.gc_full_every} must be 0 (never) "
+                                     "or a number of seconds")
         if opts.log_window < 1:
             raise config.ConfigError(f"log_window={opts.log_window} must be at least 1")
     except ValueError as exc:  # ConfigError included: one line naming the setting
@@ -251,6 +257,7 @@ def _serve(args: argparse.Namespace) -> int:
         worker=args.worker_index,
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
         else None,
+        gc=GcPolicy(every=opts.gc_every, full_every=opts.gc_full_every),
         tournaments=TournamentLimits(pairing_timeout=opts.pairing_timeout,
                                      max_tournaments=opts.max_tournaments,
                                      no_show_check=opts.no_show_check),

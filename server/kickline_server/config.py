@@ -239,6 +239,12 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("snapshot_every", int, 32,
            "log entries between two whole snapshots of a match (the saves between append "
            "the log only; a restart replays that tail)"),
+    Option("gc_every", float, 0.25,
+           "seconds between the server's own short collections of new objects, each "
+           "freezing the survivors out of later collections (keeps GC pauses short "
+           "with many live matches)"),
+    Option("gc_full_every", float, 3600.0,
+           "seconds between full collections, frozen objects included (0: never)"),
     Option("lease_ttl", float, 15.0,
            "seconds a match's lease lasts unrenewed (with Redis: how soon another "
            "process adopts the matches of one that died)"),

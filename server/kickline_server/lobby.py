@@ -455,19 +455,29 @@ class Lobby:
         """Load and run every unfinished match this process can lease; returns how many."""
         count = 0
         for mid in await self.store.unfinished():
-            if mid in self.actors:
+            # A client's request may be adopting it (adopt_now) while this runs, and the
+            # lease cannot tell the two apart (both are this process's): each adoption
+            # holds ``_adopting`` so that one match never gets two actors here (whose
+            # seats would each wait for the other's decision forever).
+            if mid in self.actors or mid in self._adopting:
                 continue
-            if not await self.store.acquire(mid, self.owner, self.limits.actor.lease_ttl):
-                continue
+            self._adopting[mid] = done = anyio.Event()
             try:
-                core = await self._load(mid)
-            except Damaged:
-                continue  # quarantined by _load: the others start
-            if core is None:
-                continue
-            actor = await self._start(core)
-            actor.offer(Resume())
-            count += 1
+                if not await self.store.acquire(mid, self.owner,
+                                                self.limits.actor.lease_ttl):
+                    continue
+                try:
+                    core = await self._load(mid)
+                except Damaged:
+                    continue  # quarantined by _load: the others start
+                if core is None:
+                    continue
+                actor = await self._start(core)
+                actor.offer(Resume())
+                count += 1
+            finally:
+                del self._adopting[mid]
+                done.set()
         metrics.ADOPTED.inc(count)
         return count
 
@@ -479,7 +489,7 @@ class Lobby:
         if not self.accepting or not self.store.leases_expire or len(mid) > 64:
             return None
         busy = self._adopting.get(mid)
-        if busy is not None:  # another request of this process is taking it: wait
+        if busy is not None:  # another request, or recover(), is taking it here: wait
             await busy.wait()
             return self.actors.get(mid)
         self._adopting[mid] = done = anyio.Event()

@@ -8,13 +8,17 @@ member, so a change deep in the 18 players' entries costs one small operation, n
 the whole list; anything else that differs is replaced whole.  A view whose map keys
 changed at the top yields ``None``: send the whole view instead.
 
-Comparing is ``==`` on each member first (done in C), so the Python walk only descends
-into the few members that changed (~2 of 21 top-level keys, ~2 of 18 players per
-decision in a Kickline match).
+A member that is the very same object on both sides is skipped at once (a list's such
+items without a Python step: ``compress`` over ``map(is_not, ...)``, done in C); the
+others are compared with ``==`` (also in C), so the Python walk only descends into the
+few members that changed (~2 of 18 players per decision in a Kickline match, whose views
+share unchanged parts).
 """
 
 from __future__ import annotations
 
+from itertools import compress, count
+from operator import is_not
 from typing import Any
 
 Patch = list[list[Any]]
@@ -51,20 +55,18 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> Patch | None:
     return ops
 
 
-def _diff_map(old: dict[str, Any], new: dict[str, Any], path: list[Any], ops: Patch) -> None:
-    for key, value in new.items():
-        was = old[key]
-        if was is not value and was != value:
-            _diff_value(was, value, [*path, key], ops)
-
-
 def _diff_value(was: Any, value: Any, path: list[Any], ops: Patch) -> None:
     if type(was) is dict and type(value) is dict and was.keys() == value.keys():
-        _diff_map(was, value, path, ops)
+        for key, b in value.items():
+            a = was[key]
+            if a is not b and a != b:
+                _diff_value(a, b, [*path, key], ops)
     elif (type(was) is list and type(value) is list and len(was) == len(value)
           and len(value) > _SMALL):
-        for i, (a, b) in enumerate(zip(was, value, strict=True)):
-            if a is not b and a != b:
+        # Only the items that are not the very same object are looked at in Python.
+        for i in compress(count(), map(is_not, was, value)):
+            a, b = was[i], value[i]
+            if a != b:
                 _diff_value(a, b, [*path, i], ops)
     else:
         ops.append([path, value])

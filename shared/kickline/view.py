@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import compress
+from operator import is_not
 from typing import Any, TypeVar
 
 from .board import HOME, SIDE_NAMES, VISITORS
@@ -128,6 +130,7 @@ def clear_caches() -> None:
                   _shootout_parts):
         cache.clear()
     _last[0] = _last[1] = None
+    _matches.clear()
 
 
 def _keep(cache: dict[Any, T], key: Any, value: T) -> T:
@@ -138,23 +141,38 @@ def _keep(cache: dict[Any, T], key: Any, value: T) -> T:
 
 
 class _Shared:
-    """What every seat's view of one state holds alike, built once per state."""
+    """What every seat's view of one state holds alike, built once per state.
+
+    Built from the match's last viewed state when there is one (``was`` and its
+    ``before``): states share every sub-object a decision did not change (typically 16
+    of 18 players, the ball, the goals, most of the stack), so a part whose sub-object
+    is the very same one (``is``) is taken from ``was`` and only the rest is built.  A
+    view part depends on nothing but its sub-object and the match setting (config and
+    home seat, checked), so the result equals a view built afresh whatever was viewed
+    before, and an unchanged part is the same object as the last view's (a view patch
+    skips it at once)."""
 
     __slots__ = ("act", "ball", "goals", "kind", "players", "prompt", "rolls", "score",
                  "setting", "stack", "subs", "timeouts", "top", "turn")
 
-    def __init__(self, s: State) -> None:
-        players = []
+    act: dict[str, Any]
+    ball: dict[str, Any]
+    goals: list[dict[str, Any]]
+    kind: str
+    players: list[dict[str, Any]]
+    prompt: dict[str, Any]
+    rolls: list[int]
+    score: list[int]
+    setting: _Setting
+    stack: list[list[Any]]
+    subs: list[int]
+    timeouts: list[bool]
+    top: tuple[Any, ...]
+    turn: dict[str, Any]
+
+    def __init__(self, s: State, before: State | None = None,
+                 was: _Shared | None = None) -> None:
         setting = self.setting = _setting(s.config, s.home_seat)
-        cards = setting.cards
-        for i, (known, p) in enumerate(zip(setting.entries, s.players, strict=True)):
-            entry = known.get(p)
-            if entry is None:
-                if len(known) >= _MAX_ENTRIES:
-                    known.clear()
-                entry = known[p] = _entry(s, i, cards[i], p)
-            players.append(entry)
-        self.players = players
         kind, seats, secret = to_act(s)
         self.kind = kind
         key: tuple[Any, ...] = (kind, seats, secret)
@@ -168,33 +186,92 @@ class _Shared:
         prompt: dict[str, Any] = {"frame": top[0], "args": list(top[1:])}
         if top[0] in ASK:
             prompt["seat"] = ASK[top[0]].who(s, top)
+        if was is not None and prompt == was.prompt:
+            prompt = was.prompt
         self.prompt = prompt
+        if before is None or was is None or was.setting is not setting:
+            self._afresh(s)
+            return
+        ps, old = s.players, before.players
+        changed = list(compress(_PLAYER_INDEXES, map(is_not, ps, old)))
+        if changed:
+            players = list(was.players)
+            for i in changed:
+                p = ps[i]
+                if p != old[i]:
+                    players[i] = _player(s, setting, i, p)
+            self.players = players
+        else:
+            self.players = was.players
+        # The advanced turn also shows who holds gambits, read off the whole state.
+        self.turn = was.turn if s.turn is before.turn and s.config.mode != "advanced" \
+            else _turn(s)
+        self.ball = was.ball if s.ball is before.ball else _ball(s)
+        self.goals = was.goals if s.goals is before.goals else _goals(s)
+        self.score = was.score if s.score is before.score else list(s.score)
+        self.timeouts = was.timeouts if s.timeouts is before.timeouts else list(s.timeouts)
+        self.subs = was.subs if s.subs is before.subs else list(s.subs)
+        self.rolls = was.rolls if s.rolls == before.rolls else list(s.rolls)
+        # Frames beneath the top stay the same objects while the top is worked on.
+        stack, old_stack, old_lists = s.stack, before.stack, was.stack
+        if stack is old_stack:
+            self.stack = old_lists
+        else:
+            n = len(old_stack)
+            self.stack = [old_lists[k] if k < n and f is old_stack[k] else list(f)
+                          for k, f in enumerate(stack)]
+
+    def _afresh(self, s: State) -> None:
+        setting = self.setting
+        self.players = [_player(s, setting, i, p) for i, p in enumerate(s.players)]
         self.turn = _turn(s)
-        key = (s.ball, s.config.board)
-        ball = _ball_parts.get(key)
-        if ball is None:
-            b, names = s.ball, s.board.names
-            ball = _keep(_ball_parts, key, {
-                "space": names[b.pos] if b.pos else None,
-                "speed": b.speed,
-                "owner": _side_name(b.owner),
-                "carrier": pid(b.carrier) if b.carrier >= 0 else None,
-                "last": _side_name(b.last),
-            })
-        self.ball = ball
-        goals = _goal_parts.get(s.goals)
-        if goals is None:
-            goals = _keep(_goal_parts, s.goals, [
-                {"side": SIDE_NAMES[g[0]], "period": g[1], "minute": g[2], "player": pid(g[3]),
-                 "kind": g[4]}
-                for g in s.goals
-            ])
-        self.goals = goals
+        self.ball = _ball(s)
+        self.goals = _goals(s)
         self.score = list(s.score)
         self.timeouts = list(s.timeouts)
         self.subs = list(s.subs)
         self.stack = [list(f) for f in s.stack]
         self.rolls = list(s.rolls)
+
+
+_PLAYER_INDEXES = range(18)
+
+
+def _player(s: State, setting: _Setting, i: int, p: Player) -> dict[str, Any]:
+    """Player ``i``'s entry: the setting's for this player state, or a new one kept."""
+    known = setting.entries[i]
+    entry = known.get(p)
+    if entry is None:
+        if len(known) >= _MAX_ENTRIES:
+            known.clear()
+        entry = known[p] = _entry(s, i, setting.cards[i], p)
+    return entry
+
+
+def _ball(s: State) -> dict[str, Any]:
+    key = (s.ball, s.config.board)
+    ball = _ball_parts.get(key)
+    if ball is None:
+        b, names = s.ball, s.board.names
+        ball = _keep(_ball_parts, key, {
+            "space": names[b.pos] if b.pos else None,
+            "speed": b.speed,
+            "owner": _side_name(b.owner),
+            "carrier": pid(b.carrier) if b.carrier >= 0 else None,
+            "last": _side_name(b.last),
+        })
+    return ball
+
+
+def _goals(s: State) -> list[dict[str, Any]]:
+    goals = _goal_parts.get(s.goals)
+    if goals is None:
+        goals = _keep(_goal_parts, s.goals, [
+            {"side": SIDE_NAMES[g[0]], "period": g[1], "minute": g[2], "player": pid(g[3]),
+             "kind": g[4]}
+            for g in s.goals
+        ])
+    return goals
 
 
 def _turn(s: State) -> dict[str, Any]:
@@ -233,6 +310,30 @@ _last: list[Any] = [None, None]
 """The last state viewed and its :class:`_Shared` parts: a host views each new state
 for both seats (and spectators) in a row, and states never change."""
 
+_MAX_MATCHES = 1024
+"""Matches whose last viewed state is kept (the least recently viewed is forgotten
+first): a few KiB each, mostly parts its current view holds anyway."""
+
+_matches: dict[int, tuple[State, _Shared]] = {}
+"""Per match, its last viewed state and that state's parts, keyed by the identity of
+the state's config: every state of a match holds its first state's config object
+(``Ctx`` copies it by reference), and the entry holds that state, so the config stays
+alive and its id is not reused while the entry lasts.  Two matches built on one config
+object share an entry, which only makes them build more: a part is reused only for the
+very same sub-object in the same setting, so a view never depends on what was viewed
+before it."""
+
+
+def _shared(s: State) -> _Shared:
+    matches = _matches
+    key = id(s.config)
+    seen = matches.pop(key, None)
+    sh = _Shared(s) if seen is None else _Shared(s, seen[0], seen[1])
+    if len(matches) >= _MAX_MATCHES:
+        del matches[next(iter(matches))]
+    matches[key] = (s, sh)
+    return sh
+
 
 def view(s: State, seat: int | None) -> dict[str, Any]:
     """Plain data for ``seat`` (0 or 1) or a spectator (``None``).
@@ -247,7 +348,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     if last[0] is s:
         sh: _Shared = last[1]
     else:
-        sh = _Shared(s)
+        sh = _shared(s)
         last[0], last[1] = s, sh
     my_side = s.side_of(seat) if seat is not None and s.home_seat >= 0 else None
     kind = sh.kind

@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { axeSettled, layoutProblems } from "./fit.mjs";
+import { axeSettled, shot as shotInto } from "./fit.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(path.join(ROOT, "client", "package.json"));
@@ -32,8 +32,7 @@ const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return see
 // Every screenshot also checks the screen fits the phone's width (tests/client/fit.mjs).
 const layout = [];
 async function shot(page, name) {
-  await page.screenshot({ path: path.join(shotDir, `${name}.png`), fullPage: false });
-  layout.push(...await layoutProblems(page, name));
+  layout.push(...await shotInto(page, shotDir, name));
 }
 
 // Names are unique on a server: each run's players get a suffix of their own.

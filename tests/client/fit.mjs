@@ -1,3 +1,23 @@
+import path from "node:path";
+
+// Playwright waits for document.fonts.ready before each screenshot, for pages whose web
+// fonts are still loading.  The client loads none (system fonts only: client/src/*.css
+// has no @font-face), so that wait guards nothing here, and it is a wait known to hang
+// now and then in headless Chromium (microsoft/playwright#35200, #35972): a whole-suite
+// run lost a test to a 30 s screenshot timeout on an idle machine.  Playwright reads
+// this in-process before every screenshot; the scenarios import this module before
+// they launch the browser.
+process.env.PW_TEST_SCREENSHOT_NO_FONTS_READY = "1";
+
+// A screenshot of what the phone shows now into DIR/NAME.png (for people to look at),
+// and the layout problems of that screen (below), for the scenario's report.
+export async function shot(page, dir, name) {
+  // Should the client ever load a web font, its screenshots wait for it here instead.
+  await page.evaluate(() => (document.fonts.size ? document.fonts.ready.then(() => null) : null));
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: false });
+  return layoutProblems(page, name);
+}
+
 // What a phone-width screen must never do, checked at every screenshot of the browser
 // scenarios: be wider than the viewport (a sideways scroll), or clip the top bar (a
 // link cut off or pushed out of view by a long name, "Back to your match", an offer

@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { mkdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { axeSettled, layoutProblems } from "./fit.mjs";
+import { axeSettled, shot as shotInto } from "./fit.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(path.join(ROOT, "client", "package.json"));
@@ -30,8 +30,7 @@ let named = 0;
 const uniqueName = (name) => `${name} ${RUN}${++named}`;
 
 async function shot(page, name) {
-  await page.screenshot({ path: path.join(shotDir, `${name}.png`), fullPage: false });
-  problems.push(...await layoutProblems(page, name)); // the screen fits the phone's width
+  problems.push(...await shotInto(page, shotDir, name)); // the screen fits the phone's width
 }
 
 const pages = []; // every page opened, for the report when a scenario fails

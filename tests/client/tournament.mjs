@@ -14,7 +14,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { mkdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { axeSettled, layoutProblems } from "./fit.mjs";
+import { axeSettled, shot as shotInto } from "./fit.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(path.join(ROOT, "client", "package.json"));
@@ -31,8 +31,7 @@ const RUN = Math.random().toString(36).slice(2, 6);
 const problems = [];
 
 async function shot(page, name) {
-  await page.screenshot({ path: path.join(shotDir, `${name}.png`), fullPage: false });
-  problems.push(...await layoutProblems(page, name)); // the screen fits the phone's width
+  problems.push(...await shotInto(page, shotDir, name)); // the screen fits the phone's width
 }
 
 async function axe(page, where) {

@@ -272,6 +272,17 @@ def test_a_second_server_on_the_same_data_dir_refuses_to_start(
                                             f"{tmp_path / 'd'}")
 
 
+def test_serve_refuses_a_collector_schedule_it_cannot_run(
+    tmp_path: Path, port: Callable[[], int]
+) -> None:
+    for flag, value, said in (("--gc-every", "0", "gc_every=0.0 must be above 0 seconds"),
+                              ("--gc-full-every", "-5", "gc_full_every=-5.0 must be 0")):
+        p = subprocess.run(ServerProc(tmp_path / "d", port(), flag, value).args, env=ENV,
+                           capture_output=True, text=True, timeout=30)
+        assert p.returncode == 2
+        assert said in one_line_error(p)
+
+
 def test_bot_reports_a_refused_join(
     tmp_path: Path, servers: list[ServerProc], port: Callable[[], int]
 ) -> None:

@@ -17,43 +17,45 @@ def arrangement_ok(c: Ctx, side: int, mine: list[int] | None = None) -> bool:
     if mine is None:
         mine = c.fielded(side)
     ps = c.players
-    arr = [ps[i].arr for i in mine]
-    if c.B.kickoff not in arr:  # an Ooze there still covers the kickoff (OQ18, rulings 2.6)
+    return _arranged_ok(c, side, [ps[i].arr for i in mine])
+
+
+def _arranged_ok(c: Ctx, side: int, arr: list[int]) -> bool:
+    """:func:`arrangement_ok` on the side's fielded players' arrangement spaces."""
+    b = c.B
+    if b.kickoff not in arr:  # an Ooze there still covers the kickoff (OQ18, rulings 2.6)
         return False
     # 20.5.3: an Ooze counts 0 toward its zone's coverage, so an Ooze side's zones count
     # no cover, and 20.5.4: its stacks stand.  A side's players are all of its team's
     # species, so an Ooze side's arrangement is good once the kickoff is covered.
     if is_ooze(c, side * 9):
         return True
-    # 2.5.2: a zone with a space left uncovered may not hold a stack.
-    for zone in ("H", "M", "V"):
-        counts = [arr.count(s) for s in c.B.spaces(zone)]
-        if 0 in counts and max(counts) >= 2:
-            return False
-    return True
+    key = (b.n, *arr)
+    ok = _COVERED.get(key)
+    if ok is None:
+        ok = True
+        # 2.5.2: a zone with a space left uncovered may not hold a stack.
+        for zone in ("H", "M", "V"):
+            counts = [arr.count(s) for s in b.spaces(zone)]
+            if 0 in counts and max(counts) >= 2:
+                ok = False
+                break
+        if len(_COVERED) >= _MAX_COVERED:
+            _COVERED.clear()
+        _COVERED[key] = ok
+    return ok
+
+
+_COVERED: dict[tuple[int, ...], bool] = {}
+"""2.5.2 coverage by board and arrangement spaces (in roster order): a coach's every
+Coaching Choice asks it again for an arrangement that changed in one player at most."""
+
+_MAX_COVERED = 4096
 
 
 def _subs_left(c: Ctx, f: Frame) -> int:
     local = int(f[4])
     return c.subs[int(f[1])] if local == R.HALF_SUBS else local
-
-
-def _incoming(c: Ctx, side: int) -> list[int]:
-    """14.6: healthy bench players first; once none is left, healthy back-bench players.
-
-    14.6.2 bars an injured player "from either bench", so injury is read on both.  An
-    injured player left on the bench does not hold the back bench shut: 14.6.4 names the
-    only side with nobody to bring on (bench empty, back bench all injured), so the bench
-    counts as drained once nobody on it may come on (RULING_BENCH_DRAINED_OF_THE_HEALTHY).
-    """
-    base = side * 9
-    ps = c.players
-    for status in ("B", "X"):
-        ready = [i for i in range(base, base + 9)
-                 if ps[i].status == status and not ps[i].injured]
-        if ready:
-            return ready
-    return []
 
 
 # Decision texts built once: a random coach asks for these lists thousands of times.
@@ -67,42 +69,62 @@ _FORMATION_TEXT = {n: [f"formation {name}" for name in Board.of(n).formations()]
                    for n in (7, 9)}
 
 
-_MOVE_TEXT = {
-    n: [[f"move {pid(i)} {Board.of(n).names[s]}" if s else "" for s in range(n + 1)]
+_MOVES_FROM = {
+    n: [{(zone, arr): tuple(f"move {pid(i)} {Board.of(n).names[s]}"
+                            for s in Board.of(n).spaces(zone) if s != arr)
+         for zone in ("H", "M", "V") for arr in range(n + 1)}
         for i in range(18)]
     for n in (7, 9)
 }
+"""14.7.5: player ``i``'s positioning decisions, by board, zone and arrangement space:
+every space of its zone but the one it is arranged on."""
 
 
 def _coach_legal(c: Ctx, f: Frame) -> list[str]:
     _, side, occasion, acted, _local = f
+    # One pass over the side's nine: the fielded (with their spaces and zones), and who
+    # may come on.  14.6: healthy bench players first; once none is left, healthy
+    # back-bench players.  14.6.2 bars an injured player "from either bench", so injury
+    # is read on both.  An injured player left on the bench does not hold the back bench
+    # shut: 14.6.4 names the only side with nobody to bring on (bench empty, back bench
+    # all injured), so the bench counts as drained once nobody on it may come on
+    # (RULING_BENCH_DRAINED_OF_THE_HEALTHY).
+    ps = c.players
+    mine: list[int] = []
+    arrs: list[int] = []
+    zones: list[str] = []
+    bench: list[int] = []
+    back: list[int] = []
+    for i in range(side * 9, side * 9 + 9):
+        p = ps[i]
+        status = p.status
+        if status == "F":
+            mine.append(i)
+            arrs.append(p.arr)
+            zones.append(p.zone)
+        elif not p.injured:
+            (bench if status == "B" else back).append(i)
     out: list[str] = []
-    mine = c.fielded(side)
     if not acted:
         out.append("skip")
-    elif occasion == "shootout" or arrangement_ok(c, side, mine):
+    elif occasion == "shootout" or _arranged_ok(c, side, arrs):
         out.append("finish")
     if _subs_left(c, f) != 0:
-        inc = _incoming(c, side)
+        inc = bench or back
         out += [_SUB_TEXT[o][n] for o in mine for n in inc]
     if occasion != "shootout":  # 14.2.2: substitution alone before the shootout
-        b = c.B
-        out += _FORMATION_TEXT[b.n]
-        ps = c.players
-        moves = _MOVE_TEXT[b.n]
-        zones = [ps[i].zone for i in mine]
-        add = out.append
+        n = c.B.n
+        out += _FORMATION_TEXT[n]
+        moves = _MOVES_FROM[n]
         # Plain loops: a comprehension per player costs a call each (Python 3.11).
         for a, i in enumerate(mine):
-            row, arr, zone = moves[i], ps[i].arr, zones[a]
-            for s in b.spaces(zone):
-                if s != arr:
-                    add(row[s])
+            zone = zones[a]
+            out += moves[i][zone, arrs[a]]
             if R.RULING_ZONE_SWAP:
                 row = _SWAP_TEXT[i]
                 for k in range(a + 1, len(mine)):
                     if zones[k] != zone:
-                        add(row[mine[k]])
+                        out.append(row[mine[k]])
     out.sort()
     return out
 

@@ -39,7 +39,11 @@ class Movement(NamedTuple):
 
 
 _read_state = attrgetter(*STATE_FIELDS)
-_PLAYERS, _ROLLS, _STACK = (STATE_FIELDS.index(n) for n in ("players", "rolls", "stack"))
+if STATE_FIELDS != (
+    "config", "version", "home_seat", "players", "ball", "minute", "period", "last_poss",
+    "timeouts", "subs", "score", "goals", "turn", "secret", "rolls", "shootout", "stack",
+):  # Ctx copies and freezes the fields by position
+    raise ImportError("State's fields changed: update Ctx.__init__ and Ctx.freeze")
 
 
 class Ctx(Reads):
@@ -70,23 +74,25 @@ class Ctx(Reads):
     moving: Movement | None  # a ball movement whose 20.4 offers are not yet scheduled
 
     def __init__(self, s: State) -> None:
-        for name in STATE_FIELDS:
-            setattr(self, name, getattr(s, name))
-        self.players = list(s.players)
-        self.rolls = list(s.rolls)
-        self.stack = list(s.stack)
+        # Every field in one attrgetter call, unpacked in State's field order (checked
+        # below, where STATE_FIELDS is read); the three lists are copies.
+        (self.config, self.version, self.home_seat, players, self.ball, self.minute,
+         self.period, self.last_poss, self.timeouts, self.subs, self.score, self.goals,
+         self.turn, self.secret, rolls, self.shootout, stack) = _read_state(s)
+        self.players = list(players)
+        self.rolls = list(rolls)
+        self.stack = list(stack)
         self.B = s.board
         self.events = []
         self.pending = None
         self.moving = None
 
     def freeze(self) -> State:
-        # The fields in State's order, read in one call; the three lists become tuples.
-        values = list(_read_state(self))
-        values[_PLAYERS] = tuple(self.players)
-        values[_ROLLS] = tuple(self.rolls)
-        values[_STACK] = tuple(self.stack)
-        return State(*values)
+        # One positional call in State's field order; the three lists become tuples.
+        return State(self.config, self.version, self.home_seat, tuple(self.players),
+                     self.ball, self.minute, self.period, self.last_poss, self.timeouts,
+                     self.subs, self.score, self.goals, self.turn, self.secret,
+                     tuple(self.rolls), self.shootout, tuple(self.stack))
 
     # ----- small helpers ----------------------------------------------------
     def ev(self, t: str, law: str, **kw: Any) -> None:

@@ -1,0 +1,119 @@
+"""The server's own collector policy (kickline_server.gcpolicy): short collections of
+what is new, survivors frozen out of later ones, a full collection now and then for
+garbage cycles among frozen objects."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Iterator
+from typing import Any
+
+import anyio
+import pytest
+
+from kickline_server.gcpolicy import GcCounts, GcPolicy, collect_and_freeze, keep
+
+
+class Node:
+    """A container that can be in a reference cycle and be watched by a weak reference."""
+
+    other: Any = None
+
+
+def cycle() -> tuple[Node, weakref.ref[Node]]:
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    return a, weakref.ref(a)
+
+
+@pytest.fixture
+def collector() -> Iterator[None]:
+    """Nothing frozen before or after (the test process does not freeze otherwise)."""
+    gc.collect()
+    assert gc.get_freeze_count() == 0
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        gc.collect()
+
+
+def test_a_tick_frees_new_cycles_and_freezes_what_lives(collector: None) -> None:
+    live, _ = cycle()
+    dead, gone = cycle()
+    del dead
+    collect_and_freeze()
+    assert gone() is None
+    assert gc.get_freeze_count() > 0
+    assert not any(o is live for o in gc.get_objects())  # out of every later collection
+
+
+def test_a_frozen_cycle_waits_for_the_full_collection(collector: None) -> None:
+    held, watch = cycle()
+    collect_and_freeze()  # frozen while alive
+    del held
+    collect_and_freeze()
+    assert watch() is not None  # garbage, but only a full collection walks it
+    assert collect_and_freeze(full=True) >= 2
+    assert watch() is None
+    assert gc.get_freeze_count() > 0  # the survivors are frozen again
+
+
+def test_frozen_objects_without_cycles_are_freed_at_once(collector: None) -> None:
+    held = Node()
+    watch = weakref.ref(held)
+    collect_and_freeze()
+    del held
+    assert watch() is None
+
+
+class Steps:
+    """``keep``'s sleep, stepped by the test: ``keep`` says when it waits, and a tick
+    runs when the test lets it (no wall-clock time involved)."""
+
+    def __init__(self) -> None:
+        self.waiting_tx, self.waiting_rx = anyio.create_memory_object_stream[float]()
+        self.go_tx, self.go_rx = anyio.create_memory_object_stream[None]()
+
+    async def sleep(self, seconds: float) -> None:
+        await self.waiting_tx.send(seconds)
+        await self.go_rx.receive()
+
+    async def tick(self) -> None:
+        """Let one tick run, and wait until it is done (``keep`` waits again)."""
+        await self.go_tx.send(None)
+        await self.waiting_rx.receive()
+
+
+@pytest.mark.anyio
+async def test_keep_ticks_and_sweeps_frozen_cycles_on_its_schedule(collector: None) -> None:
+    now = [0.0]
+    counts = GcCounts()
+    steps = Steps()
+    held, watch = cycle()
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(keep, GcPolicy(every=0.25, full_every=10.0), counts, lambda: now[0],
+                      steps.sleep)
+        assert await steps.waiting_rx.receive() == 0.25
+        await steps.tick()
+        assert counts.ticks == 1 and counts.full == 0
+        del held  # frozen by that tick: now a frozen garbage cycle
+        await steps.tick()
+        assert watch() is not None and counts.full == 0  # a short tick leaves it
+        now[0] = 10.0  # the full collection is due
+        await steps.tick()
+        assert counts.ticks == 3 and counts.full == 1
+        assert watch() is None
+        assert counts.full_collected >= 2
+        now[0] = 15.0  # not due again until 20
+        await steps.tick()
+        assert counts.full == 1
+        tg.cancel_scope.cancel()
+
+
+def test_the_policy_refuses_what_it_cannot_run() -> None:
+    with pytest.raises(ValueError, match="every"):
+        GcPolicy(every=0)
+    with pytest.raises(ValueError, match="full_every"):
+        GcPolicy(full_every=-1)
