@@ -4,9 +4,10 @@ Levels a player can pick, weakest first (``LEVELS``):
 
 * ``beginner``: the casual bot's sense, with one decision in three made at random;
 * ``casual``: the greedy bot (:mod:`.greedy`): rules of thumb, no look-ahead;
-* ``strong``: a search bot (:mod:`.search`) that plays each option out to the end of
-  the turn, and solves each secret choice as a game;
-* ``strongest``: the same search with four times the playouts, two turns deep.
+* ``strong``: a search bot (:mod:`.search`) that plays each option out two turns
+  ahead, and solves each secret choice as a game;
+* ``strongest``: the same search with twice the playouts, three turns ahead, within a
+  second of CPU on the server and two in the browser (docs/BOTS.md).
 
 ``random`` and ``greedy`` keep their names (``greedy`` is ``casual``).  The search
 bots' budgets are counted in playouts, so a decision depends only on the view, the
@@ -34,8 +35,8 @@ def beginner_bot(view: View, legal: Sequence[str], rng: random.Random) -> str:
 
 
 BUDGETS: dict[str, Budget] = {
-    "strong": Budget(playouts=96, horizon=1),
-    "strongest": Budget(playouts=384, horizon=2),
+    "strong": Budget(playouts=256, horizon=2),
+    "strongest": Budget(playouts=512, horizon=3),
 }
 LEVELS: tuple[str, ...] = ("beginner", "casual", "strong", "strongest")
 
