@@ -22,6 +22,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,23 +32,27 @@ if sys.platform != "emscripten":  # under Pyodide the rules come from the instal
 import kickline
 from kickline.bots import BOTS, make_bot
 from kickline.roster import SPECIES_TEAMS
+from kickline.state import State
 
 PAIRINGS = [(a, b) for a in SPECIES_TEAMS for b in SPECIES_TEAMS]
 
 
-def measure(level: str, seconds: float, decisions: int, mode: str, board: int,
-            seed: int) -> dict[str, Any]:
-    bot = make_bot(level, seconds=seconds, clock=time.monotonic)
-    greedy = BOTS["greedy"]
-    timed: list[tuple[float, str, int]] = []
-    cpu: list[float] = []
+Decide = Callable[[State, int, Sequence[str], random.Random], "str | None"]
+
+
+def play_series(mode: str, board: int, seed: int, decide: Decide) -> int:
+    """Play the bench's series of matches (the teams cycling through the species
+    pairings, the dice and the bots' seeds drawn from ``seed`` and the match's number),
+    asking ``decide(state, seat, legal, rng)`` for every decision, until it answers
+    ``None``; returns how many matches were begun."""
     match = 0
-    while len(timed) < decisions:
+    while True:
         teams = list(PAIRINGS[match % 16]) if mode != "training" else ["training"] * 2
         s = kickline.new_game({"mode": mode, "board": board, "teams": teams})
         dice = random.Random(f"{seed}:{match}:dice")
         rng = random.Random(f"{seed}:{match}:bots")
-        while len(timed) < decisions:
+        match += 1
+        while True:
             kind, seats, _ = kickline.to_act(s)
             if kind == "over":
                 break
@@ -57,17 +62,32 @@ def measure(level: str, seconds: float, decisions: int, mode: str, board: int,
                 continue
             seat = seats[0]
             legal = kickline.legal(s, seat)
-            v = kickline.view(s, seat)
-            r = random.Random(rng.random())
-            if seat == 0 and len(legal) > 1:
-                t0, c0 = time.perf_counter(), time.process_time()
-                d = bot(v, legal, r)
-                timed.append((time.perf_counter() - t0, s.stack[-1][0], len(legal)))
-                cpu.append(time.process_time() - c0)
-            else:
-                d = greedy(v, legal, r)
+            d = decide(s, seat, legal, random.Random(rng.random()))
+            if d is None:
+                return match
             s, _ = kickline.apply(s, seat, d)
-        match += 1
+
+
+def measure(level: str, seconds: float, decisions: int, mode: str, board: int,
+            seed: int) -> dict[str, Any]:
+    bot = make_bot(level, seconds=seconds, clock=time.monotonic)
+    greedy = BOTS["greedy"]
+    timed: list[tuple[float, str, int]] = []
+    cpu: list[float] = []
+
+    def decide(s: State, seat: int, legal: Sequence[str], r: random.Random) -> str | None:
+        if len(timed) >= decisions:
+            return None
+        v = kickline.view(s, seat)
+        if seat == 0 and len(legal) > 1:
+            t0, c0 = time.perf_counter(), time.process_time()
+            d = bot(v, legal, r)
+            timed.append((time.perf_counter() - t0, s.stack[-1][0], len(legal)))
+            cpu.append(time.process_time() - c0)
+            return d
+        return greedy(v, legal, r)
+
+    match = play_series(mode, board, seed, decide)
     walls = sorted(t for t, _, _ in timed)
     worst = max(timed)
     over = [t - seconds for t, _, _ in timed if t > seconds]

@@ -10,9 +10,9 @@ describes it field by field.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from . import rulings as R
 from .board import Board
@@ -184,15 +184,11 @@ class Reads:
     def species(self, i: int) -> str:
         """The species whose ability player ``i`` plays (20.1), "" in training mode,
         where species is only a name on the card (18.1.1a)."""
-        if self.config.mode == "training":
-            return ""
-        return self.team_of(i // 9).species
+        return _traits(self).species[i]
 
     def ability(self, i: int) -> str:
         """Player ``i``'s personal ability id (21.1.1): advanced mode only."""
-        if self.config.mode != "advanced":
-            return ""
-        return self.card(i).ability
+        return _traits(self).ability[i]
 
     def off(self, i: int) -> int:
         return ROLE_SKILLS[role(i)][0]
@@ -200,11 +196,7 @@ class Reads:
     def dfn(self, i: int) -> int:
         """The defensive skill; an advanced skill replaces the role's in advanced mode
         (21.2.1, rulings 6.2: the five house advanced skills are all defensive)."""
-        if self.config.mode == "advanced":
-            adv = self.card(i).adv_def
-            if adv is not None:
-                return adv
-        return ROLE_SKILLS[role(i)][1]
+        return _traits(self).dfn[i]
 
     def fielded(self, side: int) -> list[int]:
         base = side * 9
@@ -220,12 +212,7 @@ class Reads:
         as Exhausted everywhere, at 7 drain (Bulwark 10) whatever the skill, and is
         never Exhausted below it (20.3.3, 21.4.1)."""
         p = self.players[i]
-        if p.injured:
-            return False
-        if self.species(i) == "Cyborg":
-            at = R.BULWARK_DRAINED_AT if self.ability(i) == "bulwark" else R.DRAINED_AT
-            return p.tokens >= at
-        return p.tokens > self.dfn(i)
+        return not p.injured and p.tokens >= _traits(self).exhausted_at[i]
 
     def sp(self, pos: int) -> str:
         return self.B.names[pos]
@@ -246,6 +233,69 @@ class Reads:
             out += [i for i in cands if ps[i].pos == rp]
         return sorted(out)
 
+
+
+class Traits(NamedTuple):
+    """What a match setting (config and home seat) fixes about each of its 18 players:
+    what :meth:`Reads.species`, :meth:`Reads.ability` and :meth:`Reads.dfn` answer, and
+    the tokens at which :meth:`Reads.exhausted` turns true."""
+
+    species: tuple[str, ...]
+    ability: tuple[str, ...]
+    dfn: tuple[int, ...]
+    exhausted_at: tuple[int, ...]
+
+
+def traits_of(r: Reads) -> Traits:
+    """``r``'s players' traits, read off their cards and the mode."""
+    mode = r.config.mode
+    species, ability, dfn, at = [], [], [], []
+    for i in range(18):
+        card = r.card(i)
+        kind = "" if mode == "training" else r.team_of(i // 9).species
+        skill = ROLE_SKILLS[role(i)][1]
+        if mode == "advanced" and card.adv_def is not None:
+            skill = card.adv_def
+        own = card.ability if mode == "advanced" else ""
+        species.append(kind)
+        ability.append(own)
+        dfn.append(skill)
+        if kind == "Cyborg":
+            at.append(R.BULWARK_DRAINED_AT if own == "bulwark" else R.DRAINED_AT)
+        else:
+            at.append(skill + 1)  # more tokens than the skill
+    return Traits(tuple(species), tuple(ability), tuple(dfn), tuple(at))
+
+
+ReadsT = TypeVar("ReadsT", bound=Reads)
+T = TypeVar("T")
+
+
+def per_setting(make: Callable[[ReadsT], T]) -> Callable[[ReadsT], T]:
+    """``make(r)``, a function of ``r``'s match setting (config and home seat) alone,
+    worked out once per setting instead of at every question (the engine asks thousands
+    of times a match, a search bot's playouts millions).  A match's states share one
+    config object, so the usual look-up is an identity check, not a hash."""
+    values: dict[tuple[Config, int], T] = {}
+    last: list[Any] = [None, -2, None]  # config, home seat, value
+
+    def of(r: ReadsT) -> T:
+        if last[0] is r.config and last[1] == r.home_seat:
+            found: T = last[2]
+            return found
+        key = (r.config, r.home_seat)
+        if key not in values:
+            if len(values) >= 64:
+                values.clear()
+            values[key] = make(r)
+        value = values[key]
+        last[0], last[1], last[2] = r.config, r.home_seat, value
+        return value
+
+    return of
+
+
+_traits = per_setting(traits_of)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,8 @@
 """Positions with odds to compute, shared by the CPython and the Pyodide test: prompts
 from seeded random matches in all three modes, seen from the seat that is asked.  A
-search bot decides each one too: it must decide the same on both runtimes."""
+search bot decides each one too: it must decide the same on both runtimes.  So must its
+equilibrium mixes, to the last bit (Pyodide's Python 3.14 adds floats in ``sum`` with
+compensation, CPython 3.11 does not: a mix once differed there)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from typing import Any
 
 import kickline
 from kickline.bots import Budget, SearchBot
+from kickline.bots.search import equilibrium
 from kickline.odds import decision_odds
 from kickline.preview import state_from_view
 
@@ -53,6 +56,11 @@ def main() -> None:
         print(json.dumps({"odds": decision_odds(s, seat),
                           "bot": [bot(view, legal, random.Random(n)) for n in range(3)]},
                          sort_keys=True))
+    rng = random.Random("equilibria")
+    for _ in range(12):  # payoff matrices of win chances summed over playouts, as the bot's
+        rows, cols = rng.randint(2, 6), rng.randint(2, 6)
+        payoff = [[rng.randint(0, 24000) for _ in range(cols)] for _ in range(rows)]
+        print(json.dumps({"equilibrium": [repr(p) for p in equilibrium(payoff)]}))
 
 
 if __name__ == "__main__":

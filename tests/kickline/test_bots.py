@@ -101,3 +101,38 @@ def test_greedy_plays_whole_advanced_matches_for_every_species_team() -> None:
     for a, b in (("fire-demons", "cyborgs"), ("telekinetics", "oozes")):
         state, decisions = play_match(Config("advanced", 7, (a, b)), ("greedy", "greedy"), a)
         assert kickline.result(state) is not None and decisions > 50
+
+
+def test_greedy_on_a_state_reads_what_the_view_shows_and_decides_the_same() -> None:
+    """The search's playouts run greedy straight on their sampled states: along greedy
+    matches in every mode, each seat's reader of the state holds exactly what the reader
+    of its view holds (every part greedy reads), and the decisions agree."""
+    from kickline.bots.greedy import _Reader, _reader_of_state, greedy_on_state
+
+    rng = random.Random(16)
+    checked = 0
+    for mode, board, teams in (("training", 7, ["training", "training"]),
+                               ("standard", 9, ["oozes", "fire-demons"]),
+                               ("advanced", 7, ["cyborgs", "telekinetics"]),
+                               ("advanced", 9, ["oozes", "cyborgs"])):
+        s = kickline.new_game({"mode": mode, "board": board, "teams": teams})
+        while (act := kickline.to_act(s))[0] != "over":
+            if act[0] == "chance":
+                s, _ = kickline.apply_chance(s, rng.choice(kickline.chance(s)[2]))
+                continue
+            seat = act[1][0]
+            legal = kickline.legal(s, seat)
+            v = kickline.view(s, seat)
+            mine, shown = _reader_of_state(s, seat), _Reader.of_view(v)
+            for part in ("me", "n", "frame", "args", "handler", "index"):
+                assert getattr(mine, part) == getattr(shown, part), part
+            assert {k: shown.ball[k] for k in mine.ball} == mine.ball
+            assert list(mine.players) == list(shown.players)
+            for p, entry in mine.players.items():
+                assert {k: shown.players[p][k] for k in entry} == entry
+            n = rng.randrange(1 << 30)
+            d = greedy_on_state(s, seat, legal, random.Random(n))
+            assert d == greedy_bot(v, legal, random.Random(n))
+            checked += 1
+            s, _ = kickline.apply(s, seat, d)
+    assert checked > 400

@@ -102,7 +102,7 @@ const BOT_LEVEL_HINTS = {
   beginner: "Knows the rules and makes plenty of mistakes.",
   casual: "Plays sensible rules of thumb, move by move.",
   strong: "Looks ahead through the dice, and mixes its cards so you cannot read them.",
-  strongest: "Looks further ahead; takes up to a second over each move.",
+  strongest: "Looks further ahead; thinks for up to two seconds over each move.",
 };
 const TEAMS = {
   training: "Training XI", "fire-demons": "Fire Demons", cyborgs: "Cyborgs", telekinetics: "Telekinetics", oozes: "Oozes",

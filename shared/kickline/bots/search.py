@@ -23,16 +23,17 @@ rules package reads no clock itself.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import reduce
+from operator import add, mul
 from typing import Any
 
 from .. import engine
 from ..state import State
-from ..view import view as seat_view
 from .belief import believe
 from .evaluate import win_chance
-from .greedy import greedy_bot
+from .greedy import greedy_on_state
 
 View = dict[str, Any]
 Clock = Callable[[], float]
@@ -52,10 +53,11 @@ class Budget:
 
 
 def policy(s: State, seat: int, legal: Sequence[str], rng: random.Random) -> str:
-    """The default policy inside playouts: the greedy bot on the seat's view."""
+    """The default policy inside playouts: the greedy bot, reading the playout's state
+    (its own sample, never the true one) as it would read the seat's view."""
     if len(legal) == 1:
         return legal[0]
-    return greedy_bot(seat_view(s, seat), legal, rng)
+    return greedy_on_state(s, seat, legal, rng)
 
 
 def playout(s: State, me: int, horizon: int, rng: random.Random) -> int:
@@ -223,26 +225,32 @@ class SearchBot:
 def equilibrium(payoff: list[list[int]], iterations: int = 1000) -> list[float]:
     """The row player's equilibrium mix of a zero-sum game (the row maximises): regret
     matching+ in self-play, its iterates averaged with linearly rising weights.  Only
-    ``+ - * /`` on floats, so the mix is the same on every runtime."""
+    ``+ - * /`` on floats, each sum added left to right (:func:`_total`), so the mix is
+    the same on every runtime."""
     rows, cols = len(payoff), len(payoff[0])
+    columns = [list(c) for c in zip(*payoff, strict=True)]
     r_reg = [0.0] * rows
     c_reg = [0.0] * cols
     avg = [0.0] * rows
     for t in range(1, iterations + 1):
-        rs, cs = sum(r_reg), sum(c_reg)
+        rs, cs = _total(r_reg), _total(c_reg)
         rm = [x / rs for x in r_reg] if rs > 0 else [1.0 / rows] * rows
         cm = [x / cs for x in c_reg] if cs > 0 else [1.0 / cols] * cols
-        row_val = [sum(payoff[i][j] * cm[j] for j in range(cols)) for i in range(rows)]
-        col_val = [sum(payoff[i][j] * rm[i] for i in range(rows)) for j in range(cols)]
-        value = sum(row_val[i] * rm[i] for i in range(rows))
-        for i in range(rows):
-            r_reg[i] = max(0.0, r_reg[i] + row_val[i] - value)
-        for j in range(cols):
-            c_reg[j] = max(0.0, c_reg[j] + value - col_val[j])
-        for i in range(rows):
-            avg[i] += t * rm[i]
-    total = sum(avg)
+        row_val = [_total(map(mul, row, cm)) for row in payoff]
+        col_val = [_total(map(mul, col, rm)) for col in columns]
+        value = _total(map(mul, row_val, rm))
+        r_reg = [max(0.0, r + v - value) for r, v in zip(r_reg, row_val, strict=True)]
+        c_reg = [max(0.0, c + value - v) for c, v in zip(c_reg, col_val, strict=True)]
+        avg = [a + t * m for a, m in zip(avg, rm, strict=True)]
+    total = _total(avg)
     return [x / total for x in avg]
+
+
+def _total(xs: Iterable[float]) -> float:
+    """``xs`` added left to right.  Not ``sum``: from Python 3.12 (Pyodide's) ``sum``
+    of floats compensates its rounding, so it would differ from 3.11's in the last bits
+    and a mix near a boundary would draw differently."""
+    return reduce(add, xs, 0.0)
 
 
 def _draw(mix: list[float], rng: random.Random) -> int:

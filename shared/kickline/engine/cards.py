@@ -58,9 +58,14 @@ def holds_gambits(c: Reads, side: int) -> bool:
         return False
     if c.score[side] < c.score[1 - side]:
         return True
-    hurt = [sum(1 for i in c.fielded(s) if c.players[i].injured or c.exhausted(i))
-            for s in (HOME, VISITORS)]
-    return hurt[side] > hurt[1 - side]
+    return _hurt(c, side) > _hurt(c, 1 - side)
+
+
+def _hurt(c: Reads, side: int) -> int:
+    """19.3.1: how many of ``side``'s fielded players are Exhausted or Injured."""
+    ps = c.players
+    return sum(1 for i in range(side * 9, side * 9 + 9)
+               if ps[i].status == "F" and (ps[i].injured or c.exhausted(i)))
 
 
 def partner_of(c: Reads) -> int:

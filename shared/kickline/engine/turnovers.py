@@ -76,9 +76,13 @@ def _pickup(c: Ctx, f: Frame) -> None:
         c.then(("send", "pickup", side, c.ball.pos, 0, -1, 0))
 
 
-def _uncovered(c: Ctx, side: int, zone: str) -> list[int]:
-    """2.5: the zone's spaces none of the side covers; an Ooze covers nothing (20.5.3)."""
-    taken = [c.players[i].pos for i in c.fielded(side) if not is_ooze(c, i)]
+def _covered(c: Ctx, side: int) -> list[int]:
+    """2.5: the spaces the side covers; an Ooze covers nothing (20.5.3)."""
+    return [c.players[i].pos for i in c.fielded(side) if not is_ooze(c, i)]
+
+
+def _uncovered(c: Ctx, taken: list[int], zone: str) -> list[int]:
+    """The zone's spaces not in ``taken`` (what the side covers, :func:`_covered`)."""
     return [s for s in c.B.spaces(zone) if s not in taken]
 
 
@@ -88,17 +92,18 @@ def runback_options(c: Ctx, side: int, exempt: int = -1) -> list[tuple[int, int]
     holder = c.ball.carrier
     ps = c.players
     mine = c.fielded(side)
+    taken = _covered(c, side)  # nobody moves while the options are listed
     out: list[tuple[int, int]] = []
     # Group (a) first (RULING_RUNBACK_GROUP_ORDER): everyone outside their card's zone.
     for i in mine:
         if i not in (holder, exempt) and c.B.zones[ps[i].pos] != ps[i].zone:
-            dest = _uncovered(c, side, ps[i].zone) or list(c.B.spaces(ps[i].zone))
+            dest = _uncovered(c, taken, ps[i].zone) or list(c.B.spaces(ps[i].zone))
             out += [(i, s) for s in dest]
     if out:
         return out
     # Group (b): one of a stack, while its zone still has an uncovered space.
     for zone in ("H", "M", "V"):
-        unc = _uncovered(c, side, zone)
+        unc = _uncovered(c, taken, zone)
         if not unc:
             continue
         for x in c.B.spaces(zone):
