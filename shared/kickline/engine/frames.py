@@ -11,7 +11,6 @@ or the coin, answered by ``apply_chance``).  :class:`Ctx` is the mutable copy th
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import attrgetter
 from typing import Any, NamedTuple
 
 from .. import rulings as R
@@ -38,7 +37,6 @@ class Movement(NamedTuple):
     marker: int  # stack index of the ("moved",) frame under what the movement led to
 
 
-_read_state = attrgetter(*STATE_FIELDS)
 if STATE_FIELDS != (
     "config", "version", "home_seat", "players", "ball", "minute", "period", "last_poss",
     "timeouts", "subs", "score", "goals", "turn", "secret", "rolls", "shootout", "stack",
@@ -74,11 +72,11 @@ class Ctx(Reads):
     moving: Movement | None  # a ball movement whose 20.4 offers are not yet scheduled
 
     def __init__(self, s: State) -> None:
-        # Every field in one attrgetter call, unpacked in State's field order (checked
-        # below, where STATE_FIELDS is read); the three lists are copies.
+        # A state is a tuple: unpacked in its field order (checked where STATE_FIELDS
+        # is read, above); the three lists are copies.
         (self.config, self.version, self.home_seat, players, self.ball, self.minute,
          self.period, self.last_poss, self.timeouts, self.subs, self.score, self.goals,
-         self.turn, self.secret, rolls, self.shootout, stack) = _read_state(s)
+         self.turn, self.secret, rolls, self.shootout, stack) = s
         self.players = list(players)
         self.rolls = list(rolls)
         self.stack = list(stack)
