@@ -152,11 +152,12 @@ class _Shared:
     before, and an unchanged part is the same object as the last view's (a view patch
     skips it at once)."""
 
-    __slots__ = ("act", "ball", "goals", "in_secret", "kind", "players", "prompt",
+    __slots__ = ("act", "ball", "base", "goals", "in_secret", "kind", "players", "prompt",
                  "rolls", "score", "seats", "setting", "stack", "subs", "timeouts", "top",
                  "turn", "was_seats")
 
     act: dict[str, Any]
+    base: dict[str, Any] | None
     ball: dict[str, Any]
     goals: list[dict[str, Any]]
     in_secret: bool
@@ -187,6 +188,7 @@ class _Shared:
         top = self.top = s.stack[-1]
         self.in_secret = in_secret = top[0] in SECRET
         self.seats = {}
+        self.base = None
         # The open question and its arguments (all public: who is asked, bounds, targets),
         # so a client can rebuild and preview it without the engine's deeper stack; the
         # seat asked is the one to_act names.
@@ -415,10 +417,25 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             parts = _seat_parts(s, sh, seat)
         sh.seats[seat] = parts
     side, shootout, secret = parts
+    base = sh.base
+    if base is None:
+        base = sh.base = _base(s, sh)
+    # The seats' views differ only in these four (set in place: the key order stays).
+    v = base.copy()
+    v["seat"] = seat
+    v["side"] = side
+    v["secret"] = secret
+    v["shootout"] = shootout
+    return v
+
+
+def _base(s: State, sh: _Shared) -> dict[str, Any]:
+    """A view of ``s`` with its four seat-dependent keys left ``None``: each seat's view
+    is a copy with them filled in."""
     return {
         "format": PLAIN_FORMAT,
-        "seat": seat,
-        "side": side,
+        "seat": None,
+        "side": None,
         "version": s.version,
         "config": sh.setting.config,
         "home_seat": s.home_seat,
@@ -435,8 +452,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "turn": sh.turn,
         "to_act": sh.act,
         "prompt": sh.prompt,
-        "secret": secret,
-        "shootout": shootout,
+        "secret": None,
+        "shootout": None,
         # The engine's remaining work beneath the question (frames of plain values) and
         # the dice rolled but not yet read: public, and with them a view is a whole state
         # but for what it hides, so a bot can play on from it (kickline.bots.belief).
