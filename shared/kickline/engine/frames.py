@@ -105,7 +105,11 @@ class Ctx(Reads):
         self.stack.extend(reversed(frames))
 
     def move(self, i: int, pos: int) -> None:
-        self.players[i] = self.players[i]._replace(pos=pos)
+        # The constructor, not _replace (a Python-level call through _make), and the
+        # same object when nothing moves: views reuse what is the very same object.
+        p = self.players[i]
+        if p.pos != pos:
+            self.players[i] = Player(p.status, pos, p.zone, p.arr, p.tokens, p.injured)
 
     def exhaust(self, i: int, n: int, law: str) -> None:
         """15.1.4; an injured player never exhausts (15.1.3); -1 is nobody."""
@@ -114,7 +118,7 @@ class Ctx(Reads):
         p = self.players[i]
         if n <= 0 or p.injured:
             return
-        self.players[i] = p._replace(tokens=p.tokens + n)
+        self.players[i] = Player(p.status, p.pos, p.zone, p.arr, p.tokens + n, p.injured)
         # 20.3.1-20.3.2: a Cyborg's tokens are drain, the same counter under its own word.
         word = {"word": "drain"} if self.species(i) == "Cyborg" else {}
         self.ev("exhaust", law, player=pid(i), n=n, tokens=p.tokens + n, **word)
@@ -125,7 +129,7 @@ class Ctx(Reads):
         n = min(n, p.tokens)
         if n <= 0:
             return
-        self.players[i] = p._replace(tokens=p.tokens - n)
+        self.players[i] = Player(p.status, p.pos, p.zone, p.arr, p.tokens - n, p.injured)
         word = {"word": "drain"} if self.species(i) == "Cyborg" else {}
         self.ev("clear", law, player=pid(i), n=n, tokens=p.tokens - n, **word)
 
