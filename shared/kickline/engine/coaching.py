@@ -50,7 +50,10 @@ _COVERED: dict[tuple[int, ...], bool] = {}
 """2.5.2 coverage by board and arrangement spaces (in roster order): a coach's every
 Coaching Choice asks it again for an arrangement that changed in one player at most."""
 
-_MAX_COVERED = 4096
+_MAX_COVERED = 1024
+"""Arrangements kept before starting afresh (~0.2 MB at most).  With 4 096 here and for
+the swaps, 200 live matches held ~8 KiB more each (bench/match_memory.py); with 256, one
+match's own arrangements no longer all fit and the step counted 5 % more instructions."""
 
 
 def _subs_left(c: Ctx, f: Frame) -> int:
@@ -147,7 +150,8 @@ def _swaps(mine: list[int], zones: list[str]) -> tuple[str, ...]:
 
 
 _SWAPS: dict[tuple[int | str, ...], tuple[str, ...]] = {}
-_MAX_SWAPS = 4096
+_MAX_SWAPS = 1024
+"""Zone layouts kept before starting afresh (~0.4 MB at most; see _MAX_COVERED)."""
 
 
 def _coach_answer(c: Ctx, f: Frame, d: str) -> None:
