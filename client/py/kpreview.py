@@ -266,12 +266,10 @@ def local_decide(match_id: str, decision: str, plan_json: str) -> str:
 
 def _jumped(s: kickline.State, changes: dict[str, Any]) -> kickline.State:
     """The state with its clock and score moved (the tutorial's "skip to the end")."""
-    import dataclasses
-
     allowed = {k: v for k, v in changes.items() if k in ("minute", "period")}
     if "score" in changes:
         allowed["score"] = (int(changes["score"][0]), int(changes["score"][1]))
-    return dataclasses.replace(s, **allowed)
+    return s._replace(**allowed)
 
 
 def local_jump(match_id: str, changes_json: str) -> str:

@@ -48,15 +48,28 @@ export function yourTurn() {
 // when there is one: a phone's browser (Chrome on Android) refuses `new Notification()`
 // outright, and a tap on the worker's notification brings the page back (sw.js).
 export async function notify(title, options) {
-  if (typeof Notification === "undefined" || Notification.permission !== "granted") return false;
+  // app.stats.notified: how the last one went, for the browser tests' report.
+  if (typeof Notification === "undefined" || Notification.permission !== "granted") {
+    app.stats.notified = "not allowed";
+    return false;
+  }
   const { url, ...rest } = options;
   const opts = { ...rest, data: { url: url || location.href } };
   try {
     const reg = "serviceWorker" in navigator ? await navigator.serviceWorker.getRegistration() : null;
-    if (reg && reg.active) { await reg.showNotification(title, opts); return true; }
+    if (reg && reg.active) {
+      app.stats.notified = "asked the worker";
+      await reg.showNotification(title, opts);
+      app.stats.notified = "by the worker";
+      return true;
+    }
     new Notification(title, opts);
+    app.stats.notified = "by the page";
     return true;
-  } catch (e) { return false; /* not allowed here after all: the title still says it */ }
+  } catch (e) {
+    app.stats.notified = `refused: ${e && e.name}`;
+    return false; /* not allowed here after all: the title still says it */
+  }
 }
 
 document.addEventListener("visibilitychange", () => {

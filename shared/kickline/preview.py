@@ -11,7 +11,6 @@ question.  The server remains the authority.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from .board import Board
@@ -88,4 +87,4 @@ def state_from_view(v: dict[str, Any]) -> State:
     ``ValueError`` (or ``KeyError``/``TypeError``) on something that is not a view."""
     prompt = v["prompt"]
     top = (prompt["frame"], *prompt.get("args", ()))
-    return replace(public_state(v), rolls=(), stack=(("over",), top))
+    return public_state(v)._replace(rolls=(), stack=(("over",), top))

@@ -152,23 +152,28 @@ class _Shared:
     before, and an unchanged part is the same object as the last view's (a view patch
     skips it at once)."""
 
-    __slots__ = ("act", "ball", "goals", "kind", "players", "prompt", "rolls", "score",
-                 "setting", "stack", "subs", "timeouts", "top", "turn")
+    __slots__ = ("act", "ball", "base", "goals", "in_secret", "kind", "players", "prompt",
+                 "rolls", "score", "seats", "setting", "stack", "subs", "timeouts", "top",
+                 "turn", "was_seats")
 
     act: dict[str, Any]
+    base: dict[str, Any] | None
     ball: dict[str, Any]
     goals: list[dict[str, Any]]
+    in_secret: bool
     kind: str
     players: list[dict[str, Any]]
     prompt: dict[str, Any]
     rolls: list[int]
     score: list[int]
+    seats: dict[int | None, _SeatParts]
     setting: _Setting
     stack: list[list[Any]]
     subs: list[int]
     timeouts: list[bool]
     top: tuple[Any, ...]
     turn: dict[str, Any]
+    was_seats: dict[int | None, _SeatParts] | None
 
     def __init__(self, s: State, before: State | None = None,
                  was: _Shared | None = None) -> None:
@@ -181,14 +186,28 @@ class _Shared:
             act = _keep(_act_parts, key, {"kind": kind, "seats": list(seats), "secret": secret})
         self.act = act
         top = self.top = s.stack[-1]
+        self.in_secret = in_secret = top[0] in SECRET
+        self.seats = {}
+        self.base = None
         # The open question and its arguments (all public: who is asked, bounds, targets),
-        # so a client can rebuild and preview it without the engine's deeper stack.
-        prompt: dict[str, Any] = {"frame": top[0], "args": list(top[1:])}
-        if top[0] in ASK:
-            prompt["seat"] = ASK[top[0]].who(s, top)
-        if was is not None and prompt == was.prompt:
+        # so a client can rebuild and preview it without the engine's deeper stack; the
+        # seat asked is the one to_act names.
+        if was is not None and top is was.top and was.act is act:
             prompt = was.prompt
+        else:
+            prompt = {"frame": top[0], "args": list(top[1:])}
+            if top[0] in ASK:
+                prompt["seat"] = seats[0]
+            if was is not None and prompt == was.prompt:
+                prompt = was.prompt
         self.prompt = prompt
+        # Each seat's own parts (side, shootout, secret) read only the shootout, the
+        # secret choices, the home seat and these two flags.
+        self.was_seats = was.seats if (
+            before is not None and was is not None and s.shootout is before.shootout
+            and s.secret is before.secret and s.home_seat == before.home_seat
+            and (kind == "over") == (was.kind == "over") and in_secret == was.in_secret
+        ) else None
         if before is None or was is None or was.setting is not setting:
             self._afresh(s)
             return
@@ -335,21 +354,11 @@ def _shared(s: State) -> _Shared:
     return sh
 
 
-def view(s: State, seat: int | None) -> dict[str, Any]:
-    """Plain data for ``seat`` (0 or 1) or a spectator (``None``).
+_SeatParts = tuple[str | None, dict[str, Any], dict[str, Any]]
+"""A seat's own view parts: its side's name, the shootout and the secret as it sees them."""
 
-    Views are read-only plain data: the parts every seat sees alike are built once per
-    state and shared, and so are parts equal to an earlier view's (a player's entry, the
-    turn, the ball, ...), which is also what lets a view patch skip them at once.  Never
-    change one."""
-    if seat not in (0, 1, None):
-        raise ValueError(f"no seat {seat!r}")
-    last = _last
-    if last[0] is s:
-        sh: _Shared = last[1]
-    else:
-        sh = _shared(s)
-        last[0], last[1] = s, sh
+
+def _seat_parts(s: State, sh: _Shared, seat: int | None) -> _SeatParts:
     my_side = s.side_of(seat) if seat is not None and s.home_seat >= 0 else None
     kind = sh.kind
     so = s.shootout
@@ -373,7 +382,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             "current": [pid(i) if i >= 0 else None for i in so.current],
             "shot": [[pid(i) for i in so.shot[side]] for side in (HOME, VISITORS)],
         })
-    in_secret = sh.top[0] in SECRET
+    in_secret = sh.in_secret
     key = (s.secret, my_side, in_secret)
     secret = _secret_parts.get(key)
     if secret is None:
@@ -382,10 +391,51 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             "chosen": {"home": bool(s.secret[HOME]), "visitors": bool(s.secret[VISITORS])}
             if in_secret else None,
         })
+    return _side_name(my_side) if my_side is not None else None, shootout, secret
+
+
+def view(s: State, seat: int | None) -> dict[str, Any]:
+    """Plain data for ``seat`` (0 or 1) or a spectator (``None``).
+
+    Views are read-only plain data: the parts every seat sees alike are built once per
+    state and shared, and so are parts equal to an earlier view's (a player's entry, the
+    turn, the ball, ...), which is also what lets a view patch skip them at once.  Never
+    change one."""
+    if seat not in (0, 1, None):
+        raise ValueError(f"no seat {seat!r}")
+    last = _last
+    if last[0] is s:
+        sh: _Shared = last[1]
+    else:
+        sh = _shared(s)
+        last[0], last[1] = s, sh
+    parts = sh.seats.get(seat)
+    if parts is None:
+        was = sh.was_seats
+        parts = was.get(seat) if was is not None else None
+        if parts is None:
+            parts = _seat_parts(s, sh, seat)
+        sh.seats[seat] = parts
+    side, shootout, secret = parts
+    base = sh.base
+    if base is None:
+        base = sh.base = _base(s, sh)
+    # The seats' views differ only in these four (set in place: the key order stays).
+    v = base.copy()
+    v["seat"] = seat
+    v["side"] = side
+    v["secret"] = secret
+    v["shootout"] = shootout
+    return v
+
+
+def _base(s: State, sh: _Shared) -> dict[str, Any]:
+    """A view of ``s`` with its four seat-dependent keys left ``None``: each seat's view
+    is a copy with them filled in."""
     return {
         "format": PLAIN_FORMAT,
-        "seat": seat,
-        "side": _side_name(my_side) if my_side is not None else None,
+        "seat": None,
+        "side": None,
         "version": s.version,
         "config": sh.setting.config,
         "home_seat": s.home_seat,
@@ -402,8 +452,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "turn": sh.turn,
         "to_act": sh.act,
         "prompt": sh.prompt,
-        "secret": secret,
-        "shootout": shootout,
+        "secret": None,
+        "shootout": None,
         # The engine's remaining work beneath the question (frames of plain values) and
         # the dice rolled but not yet read: public, and with them a view is a whole state
         # but for what it hides, so a bot can play on from it (kickline.bots.belief).

@@ -714,15 +714,17 @@ async function scenarioNewcomer(browser) {
       // ... and the phone buzzes, and a notification shows (through the service worker,
       // the only way a phone's browser allows).
       // The notification shows a moment after the title (the worker is asked for it
-      // asynchronously): wait for it, then read what was told.
+      // asynchronously): wait for it, as long as for the title (10 s was once too short
+      // in a whole-suite run at load 12), then read what was told and how.
       const read = async () => {
         const reg = await navigator.serviceWorker.getRegistration();
-        return { buzzes: (window.__vibrated || []).length, notes: reg ? (await reg.getNotifications({ tag: "kickline-turn" })).length : -1 };
+        return { buzzes: (window.__vibrated || []).length, notes: reg ? (await reg.getNotifications({ tag: "kickline-turn" })).length : -1,
+          how: window.__kickline.stats.notified, worker: reg && reg.active ? reg.active.state : null };
       };
       await page.waitForFunction(async () => {
         const reg = await navigator.serviceWorker.getRegistration();
         return (window.__vibrated || []).length > 0 && !!reg && (await reg.getNotifications({ tag: "kickline-turn" })).length > 0;
-      }, null, { timeout: 10000, polling: 100 }).catch(() => null);
+      }, null, { timeout: 30000, polling: 100 }).catch(() => null);
       const told = await page.evaluate(read);
       if (!told.buzzes || told.notes < 1) problems.push(`a hidden page's turn: ${JSON.stringify(told)}`);
       await page.evaluate(() => { Object.defineProperty(document, "hidden", { value: false, configurable: true }); document.dispatchEvent(new Event("visibilitychange")); });

@@ -8,7 +8,6 @@ Seat 0 is home and seat 1 the visitors in every position built here.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
 import kickline
@@ -83,8 +82,7 @@ def position(
             on_bench = bench is None or p in set(bench)
             players.append(Player("B" if on_bench else "X", 0, "", 0, tokens.get(p, 0),
                                   p in injured))
-    state = replace(
-        base,
+    state = base._replace(
         players=tuple(players),
         ball=Ball(b.parse(ball), speed, owner, parse_pid(carrier) if carrier else -1, owner),
         minute=minute,

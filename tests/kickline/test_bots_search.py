@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import replace
 
 from scenario import Match, position
 
@@ -52,8 +51,8 @@ def test_a_view_rebuilds_the_whole_state_but_for_what_it_hides() -> None:
                 if s.home_seat >= 0:
                     hidden = list(s.secret)
                     hidden[1 - s.side_of(seat)] = ""
-                    assert believe(kickline.view(s, seat), rng) == replace(
-                        s, secret=(hidden[0], hidden[1]))
+                    assert believe(kickline.view(s, seat), rng) == s._replace(
+                        secret=(hidden[0], hidden[1]))
                     checked += 1
             seat = seats[0]
             s, _ = kickline.apply(s, seat, rng.choice(kickline.legal(s, seat)))
@@ -93,7 +92,7 @@ def _shootout() -> State:
     s = position(home={"h4": "M2", "h0": "H1", "h1": "H2", "h3": "M1", "h6": "V1", "h7": "V2"},
                  visitors={"v4": "M3", "v0": "V2", "v1": "V1", "v3": "M3", "v6": "H2",
                            "v7": "H1"}, ball="M2", minute=30, period=2)
-    s = replace(s, stack=(("over",), ("so_order",)), period=3)
+    s = s._replace(stack=(("over",), ("so_order",)), period=3)
     return s
 
 
@@ -153,9 +152,9 @@ def test_equilibrium_of_rock_paper_scissors_and_of_a_dominated_row() -> None:
 
 def test_a_lead_and_the_ball_near_the_goal_are_worth_more() -> None:
     base = _challenged().state
-    ahead = replace(base, score=(1, 0))
+    ahead = base._replace(score=(1, 0))
     assert win_chance(ahead, 0) > win_chance(base, 0) > win_chance(ahead, 1)
-    late = replace(ahead, minute=28)
+    late = ahead._replace(minute=28)
     assert win_chance(late, 0) > win_chance(ahead, 0)
 
 

@@ -4,8 +4,6 @@ coverage and kickoff-space checks at the finish.  Also 3.3 (setup coaching)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from scenario import HOME, HOME_DEAL_7, VISITORS, Match, position, refused
 
@@ -42,7 +40,7 @@ def _timeout(**kw: object) -> Match:
 
 
 def _with_subs(s: State, subs: tuple[int, int]) -> State:
-    return replace(s, subs=subs)
+    return s._replace(subs=subs)
 
 
 # --- 14.1, 14.4, 14.8.4: skip and finish, the reply ---------------------------------------

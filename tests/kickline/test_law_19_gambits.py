@@ -655,11 +655,9 @@ def test_19_9_6_a_lasting_double_team_challenger_intercepts_on_the_last_space() 
     Team's challenger v6 challenges from M2, where it stands; its Intercept on H1, the
     last space toward the visitors' attack, is v6's scoring opportunity from H1, so v6
     takes the ball there, and declining it leaves v6 holding it on H1."""
-    from dataclasses import replace
-
     s = position(home={"h4": "H1", "h0": "H2"}, visitors={"v6": "M2", "v3": "M1", "v0": "V2"},
                  ball="H1", score=(1, 0), carrier="h4", **ADV)
-    s = replace(s, turn=s.turn._replace(double=9 + 6, partner=9 + 3))
+    s = s._replace(turn=s.turn._replace(double=9 + 6, partner=9 + 3))
     m = Match(s).do("action maneuver", "card low-pass", "card intercept")
     assert m.last("intercept")["law"] == "19.9.6" and m.space("v6") == "H1"
     m.do("shot decline")

@@ -8,8 +8,6 @@ training team, whose species has no ability.  Speed 1 throughout: the modifier i
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from scenario import Match, position
 
 import kickline
@@ -179,7 +177,7 @@ def test_20_5_4_a_stack_with_an_ooze_is_never_broken_up() -> None:
 def _choice(mode: str, arr: dict[str, str]) -> tuple[str, ...]:
     """A home Coaching Choice that has acted, over the arrangement ``arr``."""
     s = position(home=arr, visitors={"v4": "M2"}, ball="H1", mode=mode, teams=OT)
-    s = replace(s, stack=(("over",), ("coach", 0, "new-play", 1, R.HALF_SUBS)))
+    s = s._replace(stack=(("over",), ("coach", 0, "new-play", 1, R.HALF_SUBS)))
     s, _ = advance(s)
     return kickline.legal(s, 0)
 

@@ -266,15 +266,13 @@ def test_21_5_8_zytheris_injury_check_comes_before_her_shot() -> None:
 
 def test_21_3_6_inferno_picking_the_ball_up_lights_it() -> None:
     """21.3.6 with 10.6: Inferno (h2) sent to pick up a new play's ball receives it."""
-    from dataclasses import replace
-
     from kickline.engine import advance
 
     s = position(home={"h2": "M1", "h4": "M2"}, visitors={"v0": "V2"}, ball="M2",
                  mode="advanced", teams=("fire-demons", "oozes"))
     players = list(s.players)
     players[4] = players[4]._replace(pos=2)  # h4 off the ball, onto H2
-    s, ev = advance(replace(s, players=tuple(players),
+    s, ev = advance(s._replace(players=tuple(players),
                             stack=(("over",), ("turn",), ("send", "pickup", 0, 4, 0, -1, 0))))
     assert next(e["decision"] for e in ev if e["t"] == "forced") == "send h2"  # the nearest
     assert [e["player"] for e in ev if e["t"] == "lights-ball"] == ["h2"]

@@ -178,5 +178,5 @@ def test_kickline_rematch_config_swaps_teams_and_sides() -> None:
     assert again["teams"] == ["oozes", "cyborgs"] and again.get("home") is None
     for home in (0, 1):
         # Whoever sat in seat `home` played home; the other now sits there and is home.
-        tossed = replace(state, home_seat=home)
+        tossed = state._replace(home_seat=home)
         assert kickline.GAME.rematch_config(config, tossed)["home"] == home

@@ -10,7 +10,6 @@ a determinisation, 17.3.1).
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
 from ..preview import public_state
@@ -40,5 +39,5 @@ def believe(v: View, rng: random.Random) -> State:
         rng.shuffle(rest)
         both = list(orders)
         both[other] = tuple(shown + rest)
-        s = replace(s, shootout=s.shootout._replace(orders=(both[0], both[1])))
+        s = s._replace(shootout=s.shootout._replace(orders=(both[0], both[1])))
     return s

@@ -50,7 +50,10 @@ _COVERED: dict[tuple[int, ...], bool] = {}
 """2.5.2 coverage by board and arrangement spaces (in roster order): a coach's every
 Coaching Choice asks it again for an arrangement that changed in one player at most."""
 
-_MAX_COVERED = 4096
+_MAX_COVERED = 1024
+"""Arrangements kept before starting afresh (~0.2 MB at most).  With 4 096 here and for
+the swaps, 200 live matches held ~8 KiB more each (bench/match_memory.py); with 256, one
+match's own arrangements no longer all fit and the step counted 5 % more instructions."""
 
 
 def _subs_left(c: Ctx, f: Frame) -> int:
@@ -65,19 +68,19 @@ _SUB_TEXT = [[f"sub {pid(o)} {pid(n)}" for n in range(18)] for o in range(18)]
 _SWAP_TEXT = [[f"swap {pid(i)} {pid(j)}" for j in range(18)] for i in range(18)]
 
 
-_FORMATION_TEXT = {n: [f"formation {name}" for name in Board.of(n).formations()]
+_FORMATION_TEXT = {n: sorted(f"formation {name}" for name in Board.of(n).formations())
                    for n in (7, 9)}
 
 
 _MOVES_FROM = {
-    n: [{(zone, arr): tuple(f"move {pid(i)} {Board.of(n).names[s]}"
-                            for s in Board.of(n).spaces(zone) if s != arr)
+    n: [{(zone, arr): tuple(sorted(f"move {pid(i)} {Board.of(n).names[s]}"
+                                   for s in Board.of(n).spaces(zone) if s != arr))
          for zone in ("H", "M", "V") for arr in range(n + 1)}
         for i in range(18)]
     for n in (7, 9)
 }
 """14.7.5: player ``i``'s positioning decisions, by board, zone and arrangement space:
-every space of its zone but the one it is arranged on."""
+every space of its zone but the one it is arranged on, sorted."""
 
 
 def _coach_legal(c: Ctx, f: Frame) -> list[str]:
@@ -104,29 +107,51 @@ def _coach_legal(c: Ctx, f: Frame) -> list[str]:
             zones.append(p.zone)
         elif not p.injured:
             (bench if status == "B" else back).append(i)
+    # Built in sorted order, not sorted: "finish" < "formation ..." < "move ..." < "skip"
+    # < "sub ..." < "swap ...", and within each kind the players come in roster order
+    # (one side's ids, h0-h8 or v0-v8, sort as their indexes) and the tables are sorted.
+    n = c.B.n
     out: list[str] = []
-    if not acted:
-        out.append("skip")
-    elif occasion == "shootout" or _arranged_ok(c, side, arrs):
-        out.append("finish")
-    if _subs_left(c, f) != 0:
-        inc = bench or back
-        out += [_SUB_TEXT[o][n] for o in mine for n in inc]
     if occasion != "shootout":  # 14.2.2: substitution alone before the shootout
-        n = c.B.n
+        if acted and _arranged_ok(c, side, arrs):
+            out.append("finish")
         out += _FORMATION_TEXT[n]
         moves = _MOVES_FROM[n]
-        # Plain loops: a comprehension per player costs a call each (Python 3.11).
         for a, i in enumerate(mine):
-            zone = zones[a]
-            out += moves[i][zone, arrs[a]]
-            if R.RULING_ZONE_SWAP:
-                row = _SWAP_TEXT[i]
-                for k in range(a + 1, len(mine)):
-                    if zones[k] != zone:
-                        out.append(row[mine[k]])
-    out.sort()
+            out += moves[i][zones[a], arrs[a]]
+    elif acted:
+        out.append("finish")
+    if not acted:
+        out.append("skip")
+    if _subs_left(c, f) != 0:
+        inc = bench or back
+        out += [_SUB_TEXT[o][j] for o in mine for j in inc]
+    if occasion != "shootout" and R.RULING_ZONE_SWAP:
+        out += _swaps(mine, zones)
     return out
+
+
+def _swaps(mine: list[int], zones: list[str]) -> tuple[str, ...]:
+    """14.2.1 zone swaps: every pair of fielded players in different zones (memoised:
+    positioning leaves the zones as they were, so most Coaching Choices ask again)."""
+    key: tuple[int | str, ...] = (*mine, *zones)
+    known = _SWAPS.get(key)
+    if known is None:
+        out: list[str] = []
+        for a, i in enumerate(mine):
+            row, zone = _SWAP_TEXT[i], zones[a]
+            for k in range(a + 1, len(mine)):
+                if zones[k] != zone:
+                    out.append(row[mine[k]])
+        if len(_SWAPS) >= _MAX_SWAPS:
+            _SWAPS.clear()
+        known = _SWAPS[key] = tuple(out)
+    return known
+
+
+_SWAPS: dict[tuple[int | str, ...], tuple[str, ...]] = {}
+_MAX_SWAPS = 1024
+"""Zone layouts kept before starting afresh (~0.4 MB at most; see _MAX_COVERED)."""
 
 
 def _coach_answer(c: Ctx, f: Frame, d: str) -> None:
@@ -169,18 +194,20 @@ def _coach_answer(c: Ctx, f: Frame, d: str) -> None:
         # 14.7.3 (RULING_FORMATION_TIES_ROSTER_ORDER: equal defence keeps roster order)
         mine = sorted(c.fielded(side), key=lambda i: (-c.dfn(i), i))
         for i, (zone, s) in zip(mine, c.B.deal(side, parts[1]), strict=True):
-            ps[i] = ps[i]._replace(zone=zone, arr=s)
+            p = ps[i]
+            ps[i] = Player(p.status, p.pos, zone, s, p.tokens, p.injured)
         c.ev("formation", "14.7.3", side=side, formation=parts[1],
              arrangement={pid(i): c.sp(ps[i].arr) for i in mine})
     elif kind == "move":
         i, s = parse_pid(parts[1]), c.B.parse(parts[2])
-        ps[i] = ps[i]._replace(arr=s)
+        p = ps[i]
+        ps[i] = Player(p.status, p.pos, p.zone, s, p.tokens, p.injured)
         c.ev("positioning", "14.7.5", side=side, player=parts[1], to=parts[2])
     elif kind == "swap":
         i, j = parse_pid(parts[1]), parse_pid(parts[2])
         pi, pj = ps[i], ps[j]
-        ps[i] = pi._replace(zone=pj.zone, arr=pj.arr)
-        ps[j] = pj._replace(zone=pi.zone, arr=pi.arr)
+        ps[i] = Player(pi.status, pi.pos, pj.zone, pj.arr, pi.tokens, pi.injured)
+        ps[j] = Player(pj.status, pj.pos, pi.zone, pi.arr, pj.tokens, pj.injured)
         c.ev("zone-swap", "14.2.1", side=side, players=[parts[1], parts[2]])
     c.then(("coach", side, occasion, 1, local))
 

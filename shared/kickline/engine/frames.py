@@ -11,7 +11,6 @@ or the coin, answered by ``apply_chance``).  :class:`Ctx` is the mutable copy th
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import attrgetter
 from typing import Any, NamedTuple
 
 from .. import rulings as R
@@ -38,7 +37,6 @@ class Movement(NamedTuple):
     marker: int  # stack index of the ("moved",) frame under what the movement led to
 
 
-_read_state = attrgetter(*STATE_FIELDS)
 if STATE_FIELDS != (
     "config", "version", "home_seat", "players", "ball", "minute", "period", "last_poss",
     "timeouts", "subs", "score", "goals", "turn", "secret", "rolls", "shootout", "stack",
@@ -74,11 +72,11 @@ class Ctx(Reads):
     moving: Movement | None  # a ball movement whose 20.4 offers are not yet scheduled
 
     def __init__(self, s: State) -> None:
-        # Every field in one attrgetter call, unpacked in State's field order (checked
-        # below, where STATE_FIELDS is read); the three lists are copies.
+        # A state is a tuple: unpacked in its field order (checked where STATE_FIELDS
+        # is read, above); the three lists are copies.
         (self.config, self.version, self.home_seat, players, self.ball, self.minute,
          self.period, self.last_poss, self.timeouts, self.subs, self.score, self.goals,
-         self.turn, self.secret, rolls, self.shootout, stack) = _read_state(s)
+         self.turn, self.secret, rolls, self.shootout, stack) = s
         self.players = list(players)
         self.rolls = list(rolls)
         self.stack = list(stack)
@@ -105,7 +103,11 @@ class Ctx(Reads):
         self.stack.extend(reversed(frames))
 
     def move(self, i: int, pos: int) -> None:
-        self.players[i] = self.players[i]._replace(pos=pos)
+        # The constructor, not _replace (a Python-level call through _make), and the
+        # same object when nothing moves: views reuse what is the very same object.
+        p = self.players[i]
+        if p.pos != pos:
+            self.players[i] = Player(p.status, pos, p.zone, p.arr, p.tokens, p.injured)
 
     def exhaust(self, i: int, n: int, law: str) -> None:
         """15.1.4; an injured player never exhausts (15.1.3); -1 is nobody."""
@@ -114,7 +116,7 @@ class Ctx(Reads):
         p = self.players[i]
         if n <= 0 or p.injured:
             return
-        self.players[i] = p._replace(tokens=p.tokens + n)
+        self.players[i] = Player(p.status, p.pos, p.zone, p.arr, p.tokens + n, p.injured)
         # 20.3.1-20.3.2: a Cyborg's tokens are drain, the same counter under its own word.
         word = {"word": "drain"} if self.species(i) == "Cyborg" else {}
         self.ev("exhaust", law, player=pid(i), n=n, tokens=p.tokens + n, **word)
@@ -125,7 +127,7 @@ class Ctx(Reads):
         n = min(n, p.tokens)
         if n <= 0:
             return
-        self.players[i] = p._replace(tokens=p.tokens - n)
+        self.players[i] = Player(p.status, p.pos, p.zone, p.arr, p.tokens - n, p.injured)
         word = {"word": "drain"} if self.species(i) == "Cyborg" else {}
         self.ev("clear", law, player=pid(i), n=n, tokens=p.tokens - n, **word)
 
