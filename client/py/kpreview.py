@@ -22,10 +22,11 @@ from kickline.preview import state_from_view
 
 # A search bot's thinking cap in the browser, where a decision must take at most 2 s.
 # At its full budget `strongest` needs 0.77 s of CPU a decision on average and 1.02 s at
-# most under Pyodide on the server's machine (1.8-1.9 times its CPython time; docs/BOTS.md),
-# so the cap binds only on a slower or busier device.  The search reads the clock between
-# playouts, so it overruns the cap by a playout or a row of its secret-choice matrix and
-# the solve: 0.29 s at most measured, and the rest is the margin.
+# most over 60 under Pyodide on the server's machine (1.8-1.9 times its CPython time;
+# docs/BOTS.md), so the cap binds on a slower or busier device and on the rare longest.
+# The search reads the clock between playouts, so it overruns the cap by a playout or a
+# row of its secret-choice matrix and the solve: 0.29 s at most measured, and the rest
+# is the margin.
 BOT_SECONDS = 1.5
 
 
