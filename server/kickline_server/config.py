@@ -239,7 +239,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("snapshot_every", int, 32,
            "log entries between two whole snapshots of a match (the saves between append "
            "the log only; a restart replays that tail)"),
-    Option("gc_every", float, 0.25,
+    Option("gc_every", float, 0.1,
            "seconds between the server's own short collections of new objects, each "
            "freezing the survivors out of later collections (keeps GC pauses short "
            "with many live matches)"),

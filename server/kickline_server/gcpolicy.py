@@ -38,7 +38,7 @@ class GcPolicy:
     """How :func:`keep` runs the collector (``kickline serve --gc-every``,
     ``--gc-full-every``)."""
 
-    every: float = 0.25
+    every: float = 0.1
     """Seconds between the server's own collections of what is not frozen, each
     followed by a freeze.  Shorter: shorter pauses (each walks one tick's surviving
     allocations), a little more CPU (objects that would have died before a later tick
