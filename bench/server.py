@@ -356,8 +356,9 @@ async def _bot(ws: ClientConnection, game: str, config: dict[str, Any], load: Lo
     thinking = anyio.CancelScope()
 
     async def send_decision(msg: dict[str, Any], delay: float, scope: anyio.CancelScope) -> None:
-        with scope:
-            await anyio.sleep(delay)
+        if delay:  # a flood bot answers in the same step, as before pacing existed
+            with scope:
+                await anyio.sleep(delay)
         if scope.cancel_called or match is None:
             return
         rid = f"{msg['version']}"
