@@ -3,6 +3,7 @@
     python bench/bots.py [--pairs casual:beginner,strong:casual,strongest:strong]
                          [--modes advanced] [--boards 7] [--matches 200] [--workers 2]
                          [--scale 1.0] [--seed 0] [--deadline 0] [--json]
+                         [--budget strong=128/2 ...]
 
 Each pair plays ``--matches`` matches per mode and board; the stronger level takes seat 0
 in half of them (the toss is a die like any other), and in standard and advanced mode the
@@ -15,7 +16,9 @@ pair and mode would cost on this machine at those figures.
 
 The search levels think for a fixed number of playouts (``kickline.bots.BUDGETS``), not
 for a wall-clock time, so a run is reproducible and any machine measures the same
-strength; ``--scale`` multiplies every playout budget (0.25 plays a cheaper ladder).
+strength; ``--scale`` multiplies every playout budget (0.25 plays a cheaper ladder), and
+``--budget LEVEL=PLAYOUTS/HORIZON`` tries another budget for a search level (how the
+levels' budgets were chosen; the report names the budgets it played).
 Matches run in ``--workers`` processes over disjoint seeds.  ``--deadline`` bounds a
 pair's run in wall-clock seconds on a shared machine: the matches are taken in their
 order and the first ones finished by then are the sample (a prefix, so a long match is
@@ -56,19 +59,40 @@ def wilson(wins: float, n: int) -> tuple[float, float]:
     return (centre - half) / den, (centre + half) / den
 
 
-def bot_for(level: str, scale: float) -> Bot:
-    if level in BUDGETS and scale != 1.0:
-        b = BUDGETS[level]
-        return SearchBot(Budget(max(1, round(b.playouts * scale)), b.horizon, b.candidates))
-    return BOTS[level]
+Budgets = dict[str, tuple[int, int]]  # level -> (playouts, horizon), before --scale
+Job = tuple[str, str, str, int, int, float, int, Budgets]
 
 
-def play(job: tuple[str, str, str, int, int, float, int]) -> dict[str, Any]:
+def budgets_of(specs: list[str]) -> Budgets:
+    """``BUDGETS`` with ``LEVEL=PLAYOUTS/HORIZON`` overrides; a bad one exits with the cause."""
+    out = {lv: (b.playouts, b.horizon) for lv, b in BUDGETS.items()}
+    for spec in specs:
+        level, _, value = spec.partition("=")
+        playouts, _, horizon = value.partition("/")
+        if level not in BUDGETS or not playouts.isdigit() or not horizon.isdigit() \
+                or int(playouts) < 1 or int(horizon) < 1:
+            raise SystemExit(f"--budget {spec!r}: expected LEVEL=PLAYOUTS/HORIZON with "
+                             f"LEVEL one of {', '.join(BUDGETS)}, e.g. strong=128/2")
+        out[level] = (int(playouts), int(horizon))
+    return out
+
+
+def bot_for(level: str, scale: float, budgets: Budgets) -> Bot:
+    if level not in BUDGETS:
+        return BOTS[level]
+    playouts, horizon = budgets[level]
+    b = BUDGETS[level]
+    if scale == 1.0 and (playouts, horizon) == (b.playouts, b.horizon):
+        return BOTS[level]
+    return SearchBot(Budget(max(1, round(playouts * scale)), horizon, b.candidates))
+
+
+def play(job: Job) -> dict[str, Any]:
     """One match: ``strong`` against ``weak``; the stronger in seat ``i % 2``."""
-    strong, weak, mode, board, i, scale, seed = job
+    strong, weak, mode, board, i, scale, seed, budgets = job
     strong_seat = i % 2
     levels = (strong, weak) if strong_seat == 0 else (weak, strong)
-    bots = [bot_for(lv, scale) for lv in levels]
+    bots = [bot_for(lv, scale, budgets) for lv in levels]
     teams = list(PAIRINGS[(i // 2) % 16]) if mode != "training" else ["training"] * 2
     s = kickline.new_game({"mode": mode, "board": board, "teams": teams})
     tag = f"{seed}:{strong}:{weak}:{mode}:{board}:{i}"
@@ -94,7 +118,7 @@ def play(job: tuple[str, str, str, int, int, float, int]) -> dict[str, Any]:
             "shootout": s.period == 3}
 
 
-def _run(jobs: list[tuple[str, str, str, int, int, float, int]], workers: int,
+def _run(jobs: list[Job], workers: int,
          deadline: float) -> list[dict[str, Any]]:
     """The matches' results in order, stopping at ``deadline`` seconds (0: none)."""
     stop = time.time() + deadline if deadline > 0 else math.inf
@@ -131,12 +155,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deadline", type=float, default=0.0,
                     help="wall-clock seconds per pair, mode and board (0: no limit)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--budget", action="append", default=[], metavar="LEVEL=PLAYOUTS/HORIZON",
+                    help="play a search level at another budget, e.g. strong=128/2")
     args = ap.parse_args(argv)
+    budgets = budgets_of(args.budget)
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
     for strong, weak in pairs:
         for mode in args.modes.split(","):
             for board in (int(b) for b in args.boards.split(",")):
-                jobs = [(strong, weak, mode, board, i, args.scale, args.seed)
+                jobs = [(strong, weak, mode, board, i, args.scale, args.seed, budgets)
                         for i in range(args.matches)]
                 t0 = time.time()
                 rows = _run(jobs, args.workers, args.deadline)
@@ -153,7 +180,10 @@ def main(argv: list[str] | None = None) -> int:
                 cpu_per_match = sum(per[lv]["mean"] * per[lv]["decisions_per_match"]
                                     for lv in per)
                 row = {"strong": strong, "weak": weak, "mode": mode, "board": board,
-                       "scale": args.scale, "matches": len(rows),
+                       "scale": args.scale,
+                       "budgets": {lv: f"{p}/{h}" for lv, (p, h) in budgets.items()
+                                   if lv in (strong, weak)},
+                       "matches": len(rows),
                        "matches_asked": args.matches, "strong_wins": wins,
                        "rate": round(wins / n, 4),
                        "interval": [round(lo, 4), round(hi, 4)],
@@ -164,7 +194,9 @@ def main(argv: list[str] | None = None) -> int:
                 if args.json:
                     print(json.dumps(row), flush=True)
                 else:
-                    print(f"{strong} v {weak} {mode} b{board} (scale {args.scale}): "
+                    shown = "".join(f", {lv} {p}/{h}" for lv, (p, h) in budgets.items()
+                                    if lv in (strong, weak))
+                    print(f"{strong} v {weak} {mode} b{board} (scale {args.scale}{shown}): "
                           f"{wins}/{len(rows)} of {args.matches} = "
                           f"{100 * wins / n:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]"
                           f"  cpu/match {cpu_per_match:.1f}s  1000 matches = "
