@@ -235,6 +235,8 @@ class _Shared:
         stack, old_stack, old_lists = s.stack, before.stack, was.stack
         if stack is old_stack:
             self.stack = old_lists
+        elif stack == old_stack:
+            self.stack = old_lists  # a new tuple of equal frames (a frame pushed again)
         else:
             n = len(old_stack)
             self.stack = [old_lists[k] if k < n and f is old_stack[k] else list(f)

@@ -37,6 +37,53 @@ def test_diff_and_apply() -> None:
     assert diff(new, new) == []
 
 
+def _plain(rng: random.Random, depth: int) -> Any:
+    roll = rng.random()
+    if depth == 0 or roll < 0.4:
+        return rng.choice([0, 1, True, False, None, "a", "b", 1.5, [], {}])
+    if roll < 0.7:
+        return [_plain(rng, depth - 1) for _ in range(rng.randrange(8))]
+    return {k: _plain(rng, depth - 1) for k in rng.sample("abcdef", rng.randrange(5))}
+
+
+def _changed(rng: random.Random, value: Any, depth: int) -> Any:
+    """``value`` with some members changed, rebuilt (equal but not the same object), kept
+    or reordered; the rest shared."""
+    roll = rng.random()
+    if roll < 0.15:
+        return _plain(rng, depth)
+    if isinstance(value, list) and roll < 0.8:
+        return [_changed(rng, v, depth - 1) if rng.random() < 0.3 else v for v in value]
+    if isinstance(value, dict) and roll < 0.8:
+        keys = list(value)
+        if rng.random() < 0.2:
+            rng.shuffle(keys)
+        out = {k: _changed(rng, value[k], depth - 1) if rng.random() < 0.3 else value[k]
+               for k in keys}
+        if out and rng.random() < 0.1:  # the same number of keys, not the same keys
+            del out[keys[0]]
+            out["z"] = 0
+        return out
+    if roll < 0.9:
+        return json.loads(json.dumps(value))  # equal, not the same object
+    return value
+
+
+def test_a_patch_rebuilds_any_changed_plain_value() -> None:
+    """Random nested values, changed in shared, rebuilt, reordered and renamed parts:
+    the patch applied gives the new value, and equal values give no operation."""
+    rng = random.Random(5)
+    for _ in range(3000):
+        old = {k: _plain(rng, 4) for k in "pqrs"}
+        new = {k: _changed(rng, v, 4) for k, v in old.items()}
+        ops = diff(old, new)
+        assert ops is not None
+        assert apply_patch(old, ops) == new
+        if json.dumps(old) == json.dumps(new):
+            assert ops == []
+        assert diff(old, json.loads(json.dumps(old))) == []
+
+
 class Table:
     """One match with two seats and a spectator, each attached twice: once speaking
     protocol 1 (whole views) and once protocol 2 (patches, assembled as a client does)."""
