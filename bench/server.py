@@ -195,7 +195,7 @@ def use_root(root: str) -> None:
 
 def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
                     pipe: Pipe, profile: str | None = None, cpu: int | None = None,
-                    root: str | None = None) -> None:
+                    root: str | None = None, trace: bool = False) -> None:
     if root is not None:
         use_root(root)
     import kickline_server
@@ -205,9 +205,18 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
     from kickline_server.transport import TransportLimits
 
     pin(cpu)
+    if os.environ.get("KICKLINE_BENCH_SWITCH"):  # an experiment: the GIL's switch interval
+        sys.setswitchinterval(float(os.environ["KICKLINE_BENCH_SWITCH"]))
+    tracer = None
+    if trace:  # --breakdown: stamps along the decide path (bench/trace.py)
+        import trace as tracing
+
+        tracer = tracing.ServerTrace()
+        tracing.install_server(tracer)
     stats = Stats()
     pauses: GcPauses | None = None
     figures: dict[str, Any] = {}
+    traced: dict[str, Any] = {}
     extra: dict[str, Any] = {}
     if "budgets" in ServerConfig.__dataclass_fields__:  # not in a --baseline-root before it
         from kickline_server.budgets import Budgets
@@ -234,10 +243,14 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
                 while await recv_pipe(pipe) == "reset":
                     stats.samples.clear()  # the warm-up is over: measure from here
                     stats.persists = stats.persist_bytes = 0
+                    if tracer is not None:
+                        tracer.reset()
                     if pauses is not None:
                         pauses.reset()
                 if pauses is not None:
                     figures.update(pauses.figures())
+                if tracer is not None:  # before the collections below
+                    traced.update(tracer.figures())
                 if counts is not None:
                     # The clients have gone: what frozen garbage cycles the whole run left
                     # (a full collection after a collection of what is not frozen).
@@ -246,8 +259,15 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
                     figures["frozen_garbage"] = gc.collect()
                     gc.freeze()
                     figures["ticks"] = counts.ticks
+                probing.cancel()
                 shutdown.set()
             tg.start_soon(wait_for_stop)
+            probing = anyio.CancelScope()
+            if tracer is not None:
+                async def probe() -> None:
+                    with probing:
+                        await tracer.probe()
+                tg.start_soon(probe)
             server = (partial(run_server, config, shutdown, stats=stats, gc_counts=counts)
                       if counts is not None else partial(run_server, config, shutdown,
                                                          stats=stats))
@@ -257,7 +277,8 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
         pipe.send({"served_from": str(Path(kickline_server.__file__).parent.parent.parent),
                    "persists": s.persists, "persist_bytes": s.persist_bytes,
                    "snapshot_bytes": s.last_snapshot_bytes, "samples": s.samples,
-                   "gc": figures or None})
+                   "gc": figures or None,
+                   "trace": traced or None})
 
     tune_gc()  # as `kickline serve` does
     pauses = GcPauses()
@@ -321,6 +342,9 @@ class Load:
         self.bytes_in = 0
         self.dropped = 0
         self.measuring = False
+        self.trace: list[tuple[Any, ...]] | None = None
+        """With ``--breakdown``: (match, id, seat, sent, frame read, ack handled) per
+        decision (bench/trace.py)."""
 
     def keep(self, frames: list[bytes], frame: bytes) -> None:
         if self.measuring and len(frames) < SAMPLES:
@@ -347,6 +371,8 @@ async def _bot(ws: ClientConnection, game: str, config: dict[str, Any], load: Lo
     await go.wait()
     await ws.send(encode({"t": "quick", "id": "q0", "game": game, "config": config}))
     match = None
+    seat = None
+    frame_t = 0.0  # when the frame being handled was read (for --breakdown)
     sent: dict[str, float] = {}
     # A paced bot thinks in a task of its own, as a person's phone keeps reading while
     # its player thinks: thinking inside the read loop left acks and newer prompts
@@ -370,11 +396,12 @@ async def _bot(ws: ClientConnection, game: str, config: dict[str, Any], load: Lo
 
     async def on(msg: dict[str, Any], tg: anyio.abc.TaskGroup) -> bool:
         """Handle one message; ``True`` when the match is over."""
-        nonlocal match, thinking
+        nonlocal match, thinking, seat
         t = msg["t"]
         if t == "matched":
             match = msg["match"]
         elif t == "prompt" and msg["legal"] and match is not None:
+            seat = msg["seat"]
             if f"{msg['version']}" not in sent:
                 if think:
                     thinking.cancel()
@@ -385,8 +412,11 @@ async def _bot(ws: ClientConnection, game: str, config: dict[str, Any], load: Lo
         elif t == "ack" and "version" in msg:
             t0 = sent.get(str(msg["re"]))
             if t0 is not None:
-                load.rtts.append(time.perf_counter() - t0)
+                t1 = time.perf_counter()
+                load.rtts.append(t1 - t0)
                 load.decisions += 1
+                if load.trace is not None and load.measuring:
+                    load.trace.append((match, str(msg["re"]), seat, t0, frame_t, t1))
         elif t == "over" and msg["match"] == match:
             load.completed += 1
             thinking.cancel()
@@ -402,6 +432,7 @@ async def _bot(ws: ClientConnection, game: str, config: dict[str, Any], load: Lo
 
     async with anyio.create_task_group() as tg:
         async for frame in ws:
+            frame_t = time.perf_counter()
             assert isinstance(frame, bytes)
             msgs = decode_replies(frame)
             if load.measuring:
@@ -460,7 +491,15 @@ def load_process(kind: str, url: str, first: int, n: int, args: dict[str, Any],
         load = Load()
         cpu0 = self_cpu_s()
         result: dict[str, Any] = {}
+        probe = None
+        if args.get("trace"):
+            import trace as tracing  # bench/trace.py
+
+            load.trace = []
+            probe = tracing.ServerTrace()  # its loop-lag probe only
         async with anyio.create_task_group() as tg:
+            if probe is not None:
+                tg.start_soon(probe.probe)
             if kind == "bots":
                 for i, ws in enumerate(conns):
                     if ws is not None:
@@ -481,6 +520,8 @@ def load_process(kind: str, url: str, first: int, n: int, args: dict[str, Any],
                 load.rtts.clear()
                 load.decisions = load.completed = 0
                 load.measuring = True
+                if probe is not None:
+                    probe.lag.clear()
                 cpu0 = self_cpu_s()
                 assert await recv_pipe(pipe) == "stop"
                 tg.cancel_scope.cancel()
@@ -488,7 +529,8 @@ def load_process(kind: str, url: str, first: int, n: int, args: dict[str, Any],
                   "completed": load.completed, "cpu_s": self_cpu_s() - cpu0,
                   "decide_frames": load.decide_frames, "own_frames": load.own_frames,
                   "other_frames": load.other_frames, "frames_in": load.frames_in,
-                  "bytes_in": load.bytes_in, "dropped": load.dropped}
+                  "bytes_in": load.bytes_in, "dropped": load.dropped,
+                  "trace": load.trace, "lag": probe.lag if probe is not None else None}
         with anyio.move_on_after(10):
             async with anyio.create_task_group() as tg:
                 for ws in live:
@@ -602,6 +644,15 @@ def main() -> int:
                     help="--vs-bgio: concurrent matches per load; 'p' = paced at --think "
                          "(10,100,500,1000p)")
     ap.add_argument("--rounds", type=int, default=3, help="--vs-bgio: rounds per load (3)")
+    ap.add_argument("--servers", default=None, metavar="NAME[,NAME...]",
+                    help="--vs-bgio: run only these of bgio,kickline,toy,base (all)")
+    ap.add_argument("--load", choices=("node", "python"), default="node",
+                    help="--vs-bgio: our server's load generator: one Node process "
+                         "(bench/bgio/load_kickline.mjs, the kind that drives bgio; node) "
+                         "or --procs Python processes (bench/server.py's bots)")
+    ap.add_argument("--breakdown", action="store_true",
+                    help="--vs-bgio: stamp the decide path in our server and its load "
+                         "and print where the round trips go (bench/trace.py)")
     ap.add_argument("--baseline-root", default=None,
                     help="--vs-bgio: also run Kickline on the server of this checkout "
                          "(a before/after pair in one interleaved run)")
@@ -635,6 +686,8 @@ def main() -> int:
             args.warmup = 3.0
         if "--think" not in sys.argv:
             args.think = 1.0
+        if "--procs" not in sys.argv:
+            args.procs = 1  # one load process per server, as bgio's one Node process
         return vs_bgio.main(args)
     procs = max(1, min(8, args.procs))
     config: dict[str, Any] = {"mode": "training", "board": args.board,

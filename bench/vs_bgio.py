@@ -16,7 +16,12 @@ drifts alike for all three):
   websocket transport);
 - **kickline**: our server (``run_server``, embedded SQLite, the GC tuning of
   ``kickline serve``) playing Kickline training matches (board 7, bots choosing
-  uniformly among the legal decisions), every decision persisted before it is answered;
+  uniformly among the legal decisions), every decision persisted before it is answered,
+  driven by ``bench/bgio/load_kickline.mjs`` (``--load node``, the default): one Node
+  process of lean ``ws`` clients speaking our protocol with the web client's msgpack
+  codec, the same kind of load generator as bgio's (``--load python``: ``--procs``
+  processes of bench/server.py's Python bots instead; one of them, at 1 000 paced
+  matches, queued its own frames for tens to hundreds of ms);
 - **base** (with ``--baseline-root DIR``): Kickline on the server of another checkout
   (e.g. ``git archive`` of an older commit), for a before/after pair in the same run;
 - **toy**: our server playing its toy ruleset (``kickline_server.toy``, whose rules cost
@@ -35,6 +40,12 @@ clients per decision, and the load process's CPU share.  The load average is pri
 before and after.  Loads given as ``1000p`` are paced: every player waits 0.5-1.5 x
 ``--think`` (1 s) before each move, i.e. about one decision per second per match, as
 people play.
+
+``--breakdown`` (our servers): stamps along the decide path in the server and the load
+(``bench/trace.py``) split each round trip into segments (the load sending, dispatch and
+the actor's inbox, the core's work, the durable write, the writer task, the load
+reading) and count the slow decisions that overlapped a GC pause or an event-loop stall
+of the server or of the load.  ``--servers`` runs only some of the servers.
 """
 
 from __future__ import annotations
@@ -135,8 +146,44 @@ def run_bgio(matches: int, think: float, warmup: float, seconds: float) -> dict[
     return out
 
 
+class NodeLoad:
+    """``bench/bgio/load_kickline.mjs`` in a Node process on the load core, behind the
+    pipe-and-process interface of ``bench.start_loads``' Python load processes."""
+
+    def __init__(self, url: str, clients: int, think: float, game: str,
+                 config: dict[str, Any], trace: bool) -> None:
+        self.proc = subprocess.Popen(
+            [*taskset(LOAD_CPU), "node", "load_kickline.mjs", url, str(clients), str(think),
+             "1", game, json.dumps(config), *(["trace"] if trace else [])],
+            cwd=BGIO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            env={**os.environ, "NODE_ENV": "production"})
+        assert self.proc.stdout is not None
+        hello = json.loads(self.proc.stdout.readline())
+        self.connected, self.failed = hello["connected"], hello["failed"]
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def poll(self, timeout: float) -> bool:
+        return True  # recv reads the line when it comes
+
+    def recv(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        out: dict[str, Any] = json.loads(self.proc.stdout.readline())
+        return out
+
+    def join(self, timeout: float) -> None:
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
 def run_ours(ctx: Any, game: str, matches: int, think: float, warmup: float,
-             seconds: float, root: str | None = None) -> dict[str, Any]:
+             seconds: float, root: str | None = None, trace: bool = False,
+             procs: int = 1, load: str = "node") -> dict[str, Any]:
     config: dict[str, Any] = ({"mode": "training", "board": 7, "teams": ["training"] * 2}
                               if game == "kickline" else
                               {"mode": "training", "board": 100, "rounds": 1000})
@@ -144,15 +191,23 @@ def run_ours(ctx: Any, game: str, matches: int, think: float, warmup: float,
         port = bench.free_port()
         ours, theirs = ctx.Pipe()
         proc = ctx.Process(target=bench.kickline_server,
-                           args=(port, tmp, "NORMAL", False, theirs, None, SERVER_CPU, root))
+                           args=(port, tmp, "NORMAL", False, theirs, None, SERVER_CPU, root,
+                                 trace))
         proc.start()
         assert ours.poll(60) and ours.recv() == "ready"
         pid = proc.pid or 0
         rss0 = bench.rss_kib(pid)
-        processes, pipes, connected, failed = bench.start_loads(
-            ctx, "bots", f"ws://127.0.0.1:{port}/ws", 2 * matches, 1,
-            {"game": game, "config": config, "think": think, "requeue": True,
-             "cpu": LOAD_CPU})
+        url = f"ws://127.0.0.1:{port}/ws"
+        processes: list[Any]
+        pipes: list[Any]
+        if load == "node":
+            node = NodeLoad(url, 2 * matches, think, game, config, trace)
+            processes, pipes, connected, failed = [node], [node], node.connected, node.failed
+        else:
+            processes, pipes, connected, failed = bench.start_loads(
+                ctx, "bots", url, 2 * matches, procs,
+                {"game": game, "config": config, "think": think, "requeue": True,
+                 "cpu": LOAD_CPU, "trace": trace})
         for pipe in pipes:
             pipe.send("go")
         time.sleep(warmup)
@@ -187,6 +242,12 @@ def run_ours(ctx: Any, game: str, matches: int, think: float, warmup: float,
     out["served_from"] = stats.get("served_from")  # which checkout's server ran
     out["persist_bytes_mean"] = (round(stats["persist_bytes"] / stats["persists"])
                                  if stats.get("persists") else None)
+    if trace and stats.get("trace"):
+        import trace as tracing  # bench/trace.py
+
+        out["breakdown"] = tracing.breakdown(
+            stats["trace"], [row for r in results for row in (r.get("trace") or [])],
+            sorted(x for r in results for x in (r.get("lag") or [])))
     return out
 
 
@@ -205,6 +266,8 @@ def summarise(matches: int, paced: bool, runs: dict[str, list[dict[str, Any]]]
     rounds = min(len(v) for v in runs.values())
 
     def ratio(a: str, b: str) -> dict[str, float] | None:
+        if a not in runs or b not in runs:  # --servers left one out
+            return None
         xs = []
         for i in range(rounds):
             x, y = runs[a][i]["cpu_us_per_decision"], runs[b][i]["cpu_us_per_decision"]
@@ -249,6 +312,8 @@ def main(args: Any) -> int:
         item = item.strip()
         loads.append((int(item.rstrip("p")), item.endswith("p")))
     servers = SERVERS + (("base",) if args.baseline_root else ())
+    if args.servers:
+        servers = tuple(x for x in args.servers.split(",") if x in servers)
     started = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                "load_average_before": [round(x, 2) for x in os.getloadavg()],
                "cpus": os.cpu_count(), "rounds": args.rounds, "warmup_s": args.warmup,
@@ -269,9 +334,11 @@ def main(args: Any) -> int:
                     row = run_bgio(matches, think, warmup, args.seconds)
                 elif name == "base":
                     row = run_ours(ctx, "kickline", matches, think, warmup, args.seconds,
-                                   root=args.baseline_root)
+                                   root=args.baseline_root, trace=args.breakdown,
+                                   procs=args.procs, load=args.load)
                 else:
-                    row = run_ours(ctx, name, matches, think, warmup, args.seconds)
+                    row = run_ours(ctx, name, matches, think, warmup, args.seconds,
+                                   trace=args.breakdown, procs=args.procs, load=args.load)
                 row["load_average"] = round(os.getloadavg()[0], 2)
                 runs[name].append(row)
                 print(json.dumps({"matches": matches, "paced": paced, "round": r,
