@@ -48,6 +48,8 @@ class ServerTrace:
         self.gc: list[tuple[float, float, float, int]] = []  # start, wall, cpu, generation
         self.lag: list[tuple[float, float]] = []  # when the probe woke, how late
         self.commits: list[tuple[float, float, float, int]] = []  # start, wall, cpu, writes
+        self.ticks: list[tuple[float, float, float, int, int]] = []
+        """The GC policy's ticks: start, wall, cpu, objects frozen, garbage found."""
         self.last_in = 0.0
         self._gc0 = (0.0, 0.0)
 
@@ -56,6 +58,7 @@ class ServerTrace:
         self.gc.clear()
         self.lag.clear()
         self.commits.clear()
+        self.ticks.clear()
 
     def on_gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
@@ -79,7 +82,8 @@ class ServerTrace:
 
     def figures(self) -> dict[str, Any]:
         return {"rows": [(k[0], k[1], k[2], *v) for k, v in self.rows.items()],
-                "gc": list(self.gc), "lag": list(self.lag), "commits": list(self.commits)}
+                "gc": list(self.gc), "lag": list(self.lag), "commits": list(self.commits),
+                "ticks": list(self.ticks)}
 
 
 def install_server(trace: ServerTrace) -> None:
@@ -181,6 +185,23 @@ def install_server(trace: ServerTrace) -> None:
                                   len(batch)))
 
     store_sqlite.SqliteStore._commit = traced_commit  # type: ignore[method-assign]
+
+    from kickline_server import gcpolicy
+
+    tick = gcpolicy.collect_and_freeze
+
+    def traced_tick(full: bool = False) -> int:
+        # What each tick walks: the objects not frozen (counted before, outside the
+        # stamps: listing them costs about what walking them does; get_freeze_count
+        # would walk the whole frozen list, ~10^6 objects, twice a tick).
+        young = sum(len(gc.get_objects(generation=g)) for g in range(3))
+        t0, c0 = time.perf_counter(), time.thread_time()
+        found = tick(full)
+        t1, c1 = time.perf_counter(), time.thread_time()
+        trace.ticks.append((t0, t1 - t0, c1 - c0, young - found, found))
+        return found
+
+    gcpolicy.collect_and_freeze = traced_tick
     gc.callbacks.append(trace.on_gc)
 
 
@@ -265,6 +286,7 @@ def breakdown(server: dict[str, Any], client_rows: list[tuple[Any, ...]],
                                                              if g[3] == k]) for k in (0, 1, 2)}},
         "server_loop_lag": _lag_summary(server.get("lag", [])),
         "commits": _commit_summary(server.get("commits", [])),
+        "ticks": _tick_summary(server.get("ticks", [])),
         "load_loop_lag": _lag_summary(client_lag),
     }
 
@@ -302,3 +324,20 @@ def _gc_summary(gcs: list[tuple[float, float, float, int]]) -> dict[str, Any]:
             "cpu_over_20ms": sum(1 for c in cpus if c > 0.020),
             "wall_ms_max": round(max(g[1] for g in gcs) * 1e3, 2),
             "cpu_ms_total": round(sum(cpus) * 1e3, 1)}
+
+
+def _tick_summary(ticks: list[tuple[float, float, float, int, int]]) -> dict[str, Any]:
+    """The GC policy's ticks: how many objects each walked (froze + found), and the
+    CPU per object walked (load-independent but for the cache)."""
+    if not ticks:
+        return {}
+    walked = sorted(t[3] + t[4] for t in ticks)
+    gaps = [b[0] - a[0] for a, b in itertools.pairwise(ticks)]
+    return {"count": len(ticks),
+            "walked_p50": walked[len(walked) // 2], "walked_max": walked[-1],
+            "frozen_per_s": round(sum(t[3] for t in ticks)
+                                  / max(1e-9, ticks[-1][0] - ticks[0][0]), 0),
+            "cpu_us_per_object": round(sum(t[2] for t in ticks) * 1e6
+                                       / max(1, sum(walked)), 3),
+            "gap_ms_p50": round(sorted(gaps)[len(gaps) // 2] * 1e3, 1) if gaps else None,
+            "gap_ms_max": round(max(gaps) * 1e3, 1) if gaps else None}

@@ -25,7 +25,7 @@ import anyio
 from anyio.abc import TaskGroup, TaskStatus
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from . import metrics, quarantine
+from . import gcpolicy, metrics, quarantine
 from .core import (
     CancelTimer,
     Command,
@@ -205,6 +205,7 @@ class Actor:
                 cmd, peer, queued = await self._recv.receive()
                 await self._handle(cmd, peer)
                 if type(cmd) is Decide:
+                    gcpolicy.decided()  # a short collection every so many decisions
                     metrics.DECISIONS.inc()
                     metrics.DECISION_SECONDS.observe(time.perf_counter() - queued)
 

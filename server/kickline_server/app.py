@@ -276,6 +276,8 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
     async with anyio.create_task_group() as actors:
         lobby = Lobby(store, tokens, actors, owner=owner, limits=config.lobby,
                       fixed_seed=config.fixed_seed, stats=stats, budgets=config.budgets)
+        if isinstance(store, SqliteStore) and store.inline_when is not None:
+            store.inline_when = lobby.threads_idle  # saves commit on the loop's thread
         tournaments = Tournaments(store, LobbyMatches(lobby), limits=config.tournaments)
         lobby.desk = Desk(tournaments)
         lobby.recorder.listen(lambda record: tournaments.on_record(record.plain))

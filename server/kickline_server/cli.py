@@ -203,6 +203,9 @@ def _serve(args: argparse.Namespace) -> int:
             raise config.ConfigError(f"snapshot_every={opts.snapshot_every} must be at least 1")
         if not opts.gc_every > 0:
             raise config.ConfigError(f"gc_every={opts.gc_every} must be above 0 seconds")
+        if opts.gc_decisions < 0:
+            raise config.ConfigError(f"gc_decisions={opts.gc_decisions} must be 0 (on time "
+                                     "only) or a number of decisions")
         if opts.gc_full_every < 0:
             raise config.ConfigError(f"gc_full_every={opts.gc_full_every} must be 0 (never) "
                                      "or a number of seconds")
@@ -257,7 +260,8 @@ def _serve(args: argparse.Namespace) -> int:
         worker=args.worker_index,
         fixed_seed=bytes.fromhex(args.insecure_fixed_seed) if args.insecure_fixed_seed
         else None,
-        gc=GcPolicy(every=opts.gc_every, full_every=opts.gc_full_every),
+        gc=GcPolicy(every=opts.gc_every, full_every=opts.gc_full_every,
+                    decisions=opts.gc_decisions),
         tournaments=TournamentLimits(pairing_timeout=opts.pairing_timeout,
                                      max_tournaments=opts.max_tournaments,
                                      no_show_check=opts.no_show_check),

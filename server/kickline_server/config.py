@@ -243,6 +243,10 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "seconds between the server's own short collections of new objects, each "
            "freezing the survivors out of later collections (keeps GC pauses short "
            "with many live matches)"),
+    Option("gc_decisions", int, 50,
+           "decisions (over all matches) after which a short collection comes even if "
+           "--gc-every has not passed (0: on time only; a busy server runs the timed ones "
+           "late, and a collection walks what the decisions since the last one left)"),
     Option("gc_full_every", float, 3600.0,
            "seconds between full collections, frozen objects included (0: never)"),
     Option("lease_ttl", float, 15.0,

@@ -11,7 +11,13 @@ replacing old ones, whose deaths keep the young count low).
 So a server process (``kickline serve``) runs :func:`keep`: every ``every`` seconds it
 collects what is not frozen (the objects made since the last tick and still alive: a
 pause bounded by one tick's allocations, not by the number of live matches), then
-freezes the survivors (``gc.freeze()``: out of every later collection).  Objects that
+freezes the survivors (``gc.freeze()``: out of every later collection).  A tick also
+comes once ``decisions`` decisions were made since the last one (the match actors call
+:func:`decided`): what a tick walks is what the decisions since the last one left alive
+(~90 tracked objects a Kickline decision), and a busy event loop runs the timed tick
+late, by as long as its backlog (at 1 000 paced matches on a starved core the ticks came
+every 0.17-0.3 s instead of 0.1 and walked accordingly more), so counting decisions
+bounds the pause however late the loop is.  Objects that
 die after being frozen are still freed at once by reference counting; what freezing
 delays is only garbage *cycles* made wholly of frozen objects.  Measured under load
 (docs/BENCHMARKS.md), the server's cycles are made at the end of a task group (anyio's
@@ -46,10 +52,16 @@ class GcPolicy:
     full_every: float = 3600.0
     """Seconds between full collections (frozen objects included): the safety net for
     garbage cycles among frozen objects.  ``0``: never."""
+    decisions: int = 50
+    """A tick also comes after this many decisions since the last one (``0``: on time
+    only).  At 1 000 decisions a second that is every 0.05 s, ~4 500 objects a tick."""
 
     def __post_init__(self) -> None:
         if not self.every > 0:
             raise ValueError(f"GcPolicy.every={self.every} must be above 0 seconds")
+        if self.decisions < 0:
+            raise ValueError(f"GcPolicy.decisions={self.decisions} must be 0 (time only) "
+                             "or a number of decisions")
         if self.full_every < 0:
             raise ValueError(f"GcPolicy.full_every={self.full_every} must be 0 (never) "
                              "or a number of seconds")
@@ -60,6 +72,8 @@ class GcCounts:
     """What :func:`keep` did (for ``/status`` and the benchmarks)."""
 
     ticks: int = 0
+    by_decisions: int = 0
+    """Of the ticks, those that came after ``GcPolicy.decisions`` decisions."""
     full: int = 0
     full_collected: int = 0
     """Objects the full collections found unreachable: frozen garbage cycles, which
@@ -76,6 +90,33 @@ def collect_and_freeze(full: bool = False) -> int:
     return found
 
 
+@dataclass(slots=True)
+class _Due:
+    """Decisions left before a tick is due.  Process-wide, as the collector is: set by
+    the :func:`keep` running, counted down by :func:`decided`."""
+
+    every: int = 0  # 0: no keep() counts decisions
+    left: int = 0
+    counts: GcCounts | None = None
+
+
+_due = _Due()
+
+
+def decided() -> None:
+    """A match made a decision: a tick now if ``GcPolicy.decisions`` were made since the
+    last one (nothing unless :func:`keep` runs with ``decisions``)."""
+    due = _due
+    if due.every:
+        due.left -= 1
+        if due.left <= 0:
+            collect_and_freeze()
+            due.left = due.every
+            if due.counts is not None:
+                due.counts.ticks += 1
+                due.counts.by_decisions += 1
+
+
 async def keep(policy: GcPolicy, counts: GcCounts | None = None,
                clock: Callable[[], float] = time.monotonic,
                sleep: Callable[[float], Awaitable[None]] = anyio.sleep) -> None:
@@ -84,12 +125,20 @@ async def keep(policy: GcPolicy, counts: GcCounts | None = None,
     ``clock`` and ``sleep`` are the schedule's (tests step it without waiting)."""
     counts = counts if counts is not None else GcCounts()
     last_full = clock()
-    while True:
-        await sleep(policy.every)
-        full = bool(policy.full_every) and clock() - last_full >= policy.full_every
-        found = collect_and_freeze(full)
-        counts.ticks += 1
-        if full:
-            last_full = clock()
-            counts.full += 1
-            counts.full_collected += found
+    _due.every = _due.left = policy.decisions
+    _due.counts = counts
+    try:
+        while True:
+            await sleep(policy.every)
+            full = bool(policy.full_every) and clock() - last_full >= policy.full_every
+            found = collect_and_freeze(full)
+            _due.left = _due.every
+            counts.ticks += 1
+            if full:
+                last_full = clock()
+                counts.full += 1
+                counts.full_collected += found
+    finally:
+        if _due.counts is counts:  # (not if another keep() has started since)
+            _due.every = _due.left = 0
+            _due.counts = None

@@ -320,6 +320,14 @@ class Lobby:
         self._listed_cache[mid] = (sig, listed)
         return listed
 
+    def threads_idle(self) -> bool:
+        """No bot is thinking and no odds are being worked out in a worker thread now
+        (the SQLite store then commits saves on the event loop's thread:
+        ``SqliteStore.inline_when``)."""
+        bots = self._bot_limiter
+        return ((bots is None or not bots.borrowed_tokens)
+                and not self._odds_limiter.borrowed_tokens)
+
     async def dispatch(self, conn: Connection, msg: Message) -> None:
         t = msg["t"]
         if t == "ping":

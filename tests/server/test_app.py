@@ -46,6 +46,17 @@ async def test_two_bots_finish_a_match_with_verifiable_dice(serve: Any, server_c
     assert toy.GAME.result(final) == {k: a["result"][k] for k in ("winner", "score")}
 
 
+async def test_the_servers_saves_commit_on_the_loops_thread_while_no_thread_works(
+        serve: Any, server_config: Any) -> None:
+    lobbies: list[Any] = []
+    async with serve(server_config(), on_lobby=lobbies.append) as url:
+        a, _ = await two_bots(url)
+    assert a["result"]["reason"] == "played"
+    store = lobbies[0].store
+    assert store.inline_when == lobbies[0].threads_idle
+    assert store.inline_commits > 0
+
+
 KICKLINE_READY = "kickline" in games.available()
 
 

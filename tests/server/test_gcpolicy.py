@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 import pytest
 
-from kickline_server.gcpolicy import GcCounts, GcPolicy, collect_and_freeze, keep
+from kickline_server.gcpolicy import GcCounts, GcPolicy, collect_and_freeze, decided, keep
 
 
 class Node:
@@ -117,3 +117,47 @@ def test_the_policy_refuses_what_it_cannot_run() -> None:
         GcPolicy(every=0)
     with pytest.raises(ValueError, match="full_every"):
         GcPolicy(full_every=-1)
+    with pytest.raises(ValueError, match="decisions"):
+        GcPolicy(decisions=-1)
+
+
+@pytest.mark.anyio
+async def test_a_tick_comes_after_so_many_decisions_however_late_the_timed_one(
+        collector: None) -> None:
+    counts = GcCounts()
+    steps = Steps()
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(keep, GcPolicy(every=0.25, decisions=3), counts, lambda: 0.0,
+                      steps.sleep)
+        await steps.waiting_rx.receive()  # the timed tick waits (and stays late)
+        dead, gone = cycle()
+        del dead  # garbage, cyclic: only a collection frees it
+        decided()
+        decided()
+        assert counts.ticks == 0 and gone() is not None
+        decided()  # the third: a tick now
+        assert (counts.ticks, counts.by_decisions) == (1, 1) and gone() is None
+        for _ in range(3):
+            decided()
+        assert counts.by_decisions == 2
+        decided()
+        await steps.tick()  # a timed tick starts the count again
+        decided()
+        decided()
+        assert (counts.ticks, counts.by_decisions) == (3, 2)
+        tg.cancel_scope.cancel()
+    decided()  # keep() has stopped: nothing counts or ticks any more
+    assert counts.ticks == 3
+
+
+@pytest.mark.anyio
+async def test_decisions_zero_ticks_on_time_only(collector: None) -> None:
+    counts = GcCounts()
+    steps = Steps()
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(keep, GcPolicy(decisions=0), counts, lambda: 0.0, steps.sleep)
+        await steps.waiting_rx.receive()
+        for _ in range(1000):
+            decided()
+        assert counts.ticks == 0
+        tg.cancel_scope.cancel()

@@ -120,3 +120,21 @@ async def test_a_match_adopted_by_the_round_and_a_request_at_once_gets_one_actor
             assert got["the adoption round"] == (first == "the adoption round")
             tg.cancel_scope.cancel()
     await inner.aclose()
+
+
+async def test_threads_idle_while_no_bot_thinks_and_no_odds_are_worked_out(
+        tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "db")
+    try:
+        async with anyio.create_task_group() as tg:
+            lobby = Lobby(store, Tokens(b"k" * 32), tg, owner="me")
+            assert lobby.threads_idle()
+            async with lobby._odds_limiter:  # as while a worker thread works out odds
+                assert not lobby.threads_idle()
+            assert lobby.threads_idle()
+            lobby._bot_limiter = anyio.CapacityLimiter(2)
+            async with lobby._bot_limiter:  # as while a bot thinks in a thread
+                assert not lobby.threads_idle()
+            tg.cancel_scope.cancel()
+    finally:
+        await store.aclose()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -249,3 +250,65 @@ async def test_the_purge_deletes_old_logs_keeps_records_longer(store: Store) -> 
     again = await store.purge(logs_before=later, records_before=later, codes_before=later,
                               now=later)
     assert again.records == 1 and await store.result("old") is None
+
+
+async def _save_all(store: SqliteStore, ids: list[str]) -> None:
+    for m in ids:
+        assert await store.acquire(m, "me", 30)
+    async with anyio.create_task_group() as tg:
+        for m in ids:
+            tg.start_soon(partial(store.save, m, b"s-" + m.encode(), [m.encode()], 0,
+                                  finished=False, owner="me"))
+
+
+async def _all_saved(store: SqliteStore, ids: list[str]) -> bool:
+    for m in ids:
+        got = await store.load(m)
+        if got is None or (got.snapshot, got.log) != (b"s-" + m.encode(), [m.encode()]):
+            return False
+    return True
+
+
+async def test_saves_of_one_loop_pass_commit_together_on_the_loops_thread(
+        tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "k.sqlite3")
+    try:
+        ids = [f"m{i}" for i in range(20)]
+        await _save_all(store, ids)
+        assert store.inline_commits == 1  # one transaction for the 20, no thread
+        assert await _all_saved(store, ids)
+    finally:
+        await store.aclose()
+
+
+@pytest.mark.parametrize("why", ["FULL", "a bot thinks"])
+async def test_saves_commit_in_a_thread_with_full_or_while_a_thread_works(
+        tmp_path: Path, why: str) -> None:
+    store = SqliteStore(tmp_path / "k.sqlite3",
+                        synchronous="FULL" if why == "FULL" else "NORMAL")
+    if why != "FULL":
+        store.inline_when = lambda: False  # the lobby's threads_idle, with a bot thinking
+    try:
+        ids = [f"m{i}" for i in range(5)]
+        await _save_all(store, ids)
+        assert store.inline_commits == 0
+        assert await _all_saved(store, ids)
+    finally:
+        await store.aclose()
+
+
+async def test_a_save_finding_the_connection_busy_in_a_thread_commits_after_it(
+        tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "k.sqlite3")
+    try:
+        assert await store.acquire("m1", "me", 30)
+        store._lock.acquire()  # as a worker thread's read holds it
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(partial(store.save, "m1", b"s-m1", [b"m1"], 0, finished=False,
+                                  owner="me"))
+            await anyio.wait_all_tasks_blocked()  # the save waits in a thread for the lock
+            store._lock.release()
+        assert store.inline_commits == 0
+        assert await _all_saved(store, ["m1"])
+    finally:
+        await store.aclose()
