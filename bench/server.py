@@ -256,7 +256,14 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
                     # (a full collection after a collection of what is not frozen).
                     gc.collect()
                     gc.unfreeze()
+                    # The --gc-full-every collection's pause with these matches live.
+                    t0, c0 = time.perf_counter(), time.thread_time()
                     figures["frozen_garbage"] = gc.collect()
+                    figures["full_collection_ms"] = round(
+                        (time.perf_counter() - t0) * 1e3, 1)
+                    figures["full_collection_cpu_ms"] = round(
+                        (time.thread_time() - c0) * 1e3, 1)
+                    figures["full_collection_objects"] = len(gc.get_objects())
                     gc.freeze()
                     figures["ticks"] = counts.ticks
                 probing.cancel()

@@ -341,3 +341,40 @@ def _tick_summary(ticks: list[tuple[float, float, float, int, int]]) -> dict[str
                                        / max(1, sum(walked)), 3),
             "gap_ms_p50": round(sorted(gaps)[len(gaps) // 2] * 1e3, 1) if gaps else None,
             "gap_ms_max": round(max(gaps) * 1e3, 1) if gaps else None}
+
+
+def floor(seconds: float, cpu: int | None) -> dict[str, Any]:
+    """The machine's own floor: the loop-lag probe in an idle process (pinned to
+    ``cpu``), the stalls any server on that core would see with no work of its own."""
+    import os
+
+    import anyio
+
+    if cpu is not None and cpu < (os.cpu_count() or 1):
+        os.sched_setaffinity(0, {cpu})
+    trace = ServerTrace()
+
+    async def main() -> None:
+        with anyio.move_on_after(seconds):
+            await trace.probe()
+
+    anyio.run(main)
+    lags = sorted(late for _, late in trace.lag)
+    ticks = seconds / LAG_TICK
+    return {"seconds": seconds, "cpu": cpu, **_lag_summary(trace.lag),
+            "p99_ms": round(lags[max(0, len(lags) - int(ticks / 100))] * 1e3, 2)
+            if len(lags) >= ticks / 100 else "under 1 ms",
+            "load_average": [round(x, 2) for x in os.getloadavg()]}
+
+
+if __name__ == "__main__":
+    import argparse
+    import json
+
+    ap = argparse.ArgumentParser(description="python bench/trace.py [--seconds S] "
+                                 "[--cpu N]: the event-loop stalls of an idle process "
+                                 "on this machine (the floor under any server's tail)")
+    ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--cpu", type=int, default=0)
+    a = ap.parse_args()
+    print(json.dumps(floor(a.seconds, a.cpu)))

@@ -86,6 +86,19 @@ def proc_cpu(pid: int) -> float:
     return user + system
 
 
+def runqueue_wait(pid: int) -> float:
+    """Seconds the process's threads have spent ready to run but waiting for a core
+    (``/proc/PID/task/*/schedstat``): on a shared machine, how much of a window the
+    server was kept off its core by other processes."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / 1e9
+
+
 def summary(rtts: list[float], decisions: int, cpu: float, elapsed: float, rss: tuple[int, int],
             matches: int, bytes_in: int, load_cpu: float) -> dict[str, Any]:
     return {
@@ -120,12 +133,13 @@ def run_bgio(matches: int, think: float, warmup: float, seconds: float) -> dict[
         time.sleep(warmup)
         load.stdin.write("reset\n")
         load.stdin.flush()
-        cpu0, t0 = proc_cpu(srv.pid), time.perf_counter()
+        cpu0, t0, wait0 = proc_cpu(srv.pid), time.perf_counter(), runqueue_wait(srv.pid)
         peak = bench.rss_kib(srv.pid)
         while time.perf_counter() - t0 < seconds:
             time.sleep(0.2)
             peak = max(peak, bench.rss_kib(srv.pid))
         cpu, elapsed = proc_cpu(srv.pid) - cpu0, time.perf_counter() - t0
+        waited = runqueue_wait(srv.pid) - wait0
         load.stdin.write("stop\n")
         load.stdin.flush()
         r = json.loads(load.stdout.readline())
@@ -142,6 +156,7 @@ def run_bgio(matches: int, think: float, warmup: float, seconds: float) -> dict[
     out = summary(r["rtts"], r["moves"], cpu, elapsed, (rss0, peak), matches, r["bytes_in"],
                   r["cpu_s"])
     out["connected"] = hello["connected"]
+    out["server_runqueue_wait_share"] = round(waited / elapsed, 2)
     out["gc_max_ms"] = None  # V8's pauses are not visible from here
     return out
 
@@ -214,12 +229,13 @@ def run_ours(ctx: Any, game: str, matches: int, think: float, warmup: float,
         for pipe in pipes:
             pipe.send("reset")
         ours.send("reset")
-        cpu0, t0 = proc_cpu(pid), time.perf_counter()
+        cpu0, t0, wait0 = proc_cpu(pid), time.perf_counter(), runqueue_wait(pid)
         peak = bench.rss_kib(pid)
         while time.perf_counter() - t0 < seconds:
             time.sleep(0.2)
             peak = max(peak, bench.rss_kib(pid))
         cpu, elapsed = proc_cpu(pid) - cpu0, time.perf_counter() - t0
+        waited = runqueue_wait(pid) - wait0
         for pipe in pipes:
             pipe.send("stop")
         results = bench.collect(pipes, 120)
@@ -233,6 +249,7 @@ def run_ours(ctx: Any, game: str, matches: int, think: float, warmup: float,
                   matches, sum(r["bytes_in"] for r in results),
                   sum(r["cpu_s"] for r in results))
     out["connected"], out["connect_failures"] = connected, failed
+    out["server_runqueue_wait_share"] = round(waited / elapsed, 2)
     out["matches_completed"] = sum(r["completed"] for r in results) // 2
     out["connections_dropped"] = sum(r.get("dropped", 0) for r in results)
     gc_figures = stats.get("gc") or {}
