@@ -9,8 +9,9 @@ Plays one random Kickline training match (board 7) to record its decisions and c
 outcomes, then replays them ``--repeat`` times and times each part per decision (CPU
 time, best run): ``apply`` (decisions and the chance events they lead to), building
 the two seats' views, and encoding them, both ways the server can: whole views
-(protocol 1: ``msgpack.packb(view)`` per seat) and view patches (protocol 2: the
-``patch.diff`` from each seat's previous view, packed).  Prints one JSON line.
+(protocol 1: the view packed per seat) and view patches (protocol 2: the ``patch.diff``
+from each seat's previous view, packed), packed as the server packs a frame
+(``protocol.encode``).  Prints one JSON line.
 
 ``--against DIR`` times another checkout (DIR: its root, e.g. ``git archive REV``
 unpacked) side by side with this one: each round runs both scripts once in turn, each
@@ -36,11 +37,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "server")]
 
-import msgpack  # type: ignore[import-untyped]  # noqa: E402
-
 from kickline import GAME  # noqa: E402
 from kickline_server.core import dice, sample  # noqa: E402
 from kickline_server.patch import diff  # noqa: E402
+from kickline_server.protocol import encode  # noqa: E402
 
 CONFIG = {"mode": "training", "board": 7, "teams": ["training", "training"]}
 
@@ -72,7 +72,7 @@ def replay(steps: list[tuple[str, Any, Any]]) -> dict[str, float]:
     """CPU seconds of each part over the whole replay."""
     clock = time.process_time
     spent = {"apply": 0.0, "views": 0.0, "encode_whole": 0.0, "encode_patch": 0.0}
-    pack = msgpack.packb
+    pack = encode
     state = GAME.setup(CONFIG)
     last: list[Any] = [GAME.view(state, 0), GAME.view(state, 1)]
     for kind, a, b in steps:
@@ -101,7 +101,7 @@ def replay(steps: list[tuple[str, Any, Any]]) -> dict[str, float]:
 
 def step(steps: list[tuple[str, Any, Any]]) -> None:
     """The protocol-2 step alone, untimed: what ``--instructions`` counts."""
-    pack = msgpack.packb
+    pack = encode
     view, apply, apply_chance = GAME.view, GAME.apply, GAME.apply_chance
     state = GAME.setup(CONFIG)
     last: list[Any] = [view(state, 0), view(state, 1)]

@@ -295,7 +295,13 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
         cProfile.runctx("anyio.run(main)", globals(), {"anyio": anyio, "main": main},
                         filename=profile)
     else:
-        anyio.run(main)
+        # The event loop `kickline serve` runs (uvloop; a --baseline-root from before it
+        # has no loop_options and runs asyncio's).  KICKLINE_BENCH_LOOP=asyncio: the other.
+        import kickline_server.app as app
+
+        choose = getattr(app, "loop_options", None)
+        options = choose(os.environ.get("KICKLINE_BENCH_LOOP", "uvloop")) if choose else {}
+        anyio.run(main, backend_options=options)
 
 
 def relay_server(port: int, compression: bool, mode: str, own: list[bytes],

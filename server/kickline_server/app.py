@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import gc
+import importlib.util
 import json
 import logging
 import os
@@ -123,6 +124,16 @@ def tune_gc(threshold: tuple[int, int, int] = GC_THRESHOLD) -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*threshold)
+
+
+def loop_options(event_loop: str = "uvloop") -> dict[str, Any]:
+    """``anyio.run``'s backend options for ``kickline serve --event-loop``: uvloop's event
+    loop when asked for and installed (it is a dependency on every platform it supports),
+    else the standard library's.  Nothing in the server depends on which: uvloop only
+    runs the same asyncio code for less CPU (docs/BENCHMARKS.md)."""
+    if event_loop == "uvloop" and importlib.util.find_spec("uvloop") is not None:
+        return {"use_uvloop": True}
+    return {}
 
 
 class DataDirInUse(StartupError):

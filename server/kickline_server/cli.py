@@ -25,7 +25,7 @@ from . import config, games, logs, migrations, operate, quarantine, workers
 from .accounts import name_key
 from .actor import ActorLimits
 from .addresses import TrustedProxies
-from .app import ServerConfig, open_admin_store, run_server, tune_gc
+from .app import ServerConfig, loop_options, open_admin_store, run_server, tune_gc
 from .botclient import BotError, BotState, play
 from .budgets import Budgets
 from .challenges import ChallengeLimits
@@ -282,7 +282,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     tune_gc()
     try:
-        anyio.run(main)
+        anyio.run(main, backend_options=loop_options(opts.event_loop))
     except Exception as exc:
         inner = _unwrap(exc)
         if isinstance(inner, StartupError | SchemaTooNew | DuplicateServer):

@@ -239,14 +239,19 @@ class SqliteStore:
     def _save(self, match_id: str, snapshot: bytes | None, entries: Sequence[bytes],
               start: int, finished: bool, owner: str) -> None:
         db = self._db
-        row = db.execute("SELECT owner FROM leases WHERE match = ?", (match_id,)).fetchone()
+        # The lease and the stored log's length in one statement (a save per decision:
+        # each statement costs ~5 µs of the server's CPU).
+        row = db.execute("SELECT leases.owner, matches.log_len FROM leases LEFT JOIN matches"
+                         " ON matches.id = leases.match WHERE leases.match = ?",
+                         (match_id,)).fetchone()
         if row is None or row[0] != owner:
             raise LeaseLost(f"{owner} does not hold the lease of {match_id}")
-        stored = db.execute("SELECT log_len FROM matches WHERE id = ?", (match_id,)).fetchone()
-        n = 0 if stored is None else stored[0]
+        stored = row[1]
+        n = 0 if stored is None else stored
         if n < start:
             raise LogGap(f"log of {match_id} has {n} entries, asked to write at {start}")
-        db.execute("DELETE FROM log WHERE match = ? AND idx >= ?", (match_id, start))
+        if n > start:  # entries written before are written again (none past ``log_len``)
+            db.execute("DELETE FROM log WHERE match = ? AND idx >= ?", (match_id, start))
         db.executemany("INSERT INTO log (match, idx, entry) VALUES (?, ?, ?)",
                        [(match_id, start + i, e) for i, e in enumerate(entries)])
         ended = self.clock() if finished else None
