@@ -277,19 +277,21 @@ def per_setting(make: Callable[[ReadsT], T]) -> Callable[[ReadsT], T]:
     of times a match, a search bot's playouts millions).  A match's states share one
     config object, so the usual look-up is an identity check, not a hash."""
     values: dict[tuple[Config, int], T] = {}
-    last: list[Any] = [None, -2, None]  # config, home seat, value
+    # (config, home seat, value), one slot written in one step: threads share it.
+    last: list[tuple[Config, int, T] | None] = [None]
 
     def of(r: ReadsT) -> T:
-        if last[0] is r.config and last[1] == r.home_seat:
-            found: T = last[2]
-            return found
+        hit = last[0]
+        if hit is not None and hit[0] is r.config and hit[1] == r.home_seat:
+            return hit[2]
         key = (r.config, r.home_seat)
-        if key not in values:
+        if key in values:
+            value = values[key]
+        else:
             if len(values) >= 64:
                 values.clear()
-            values[key] = make(r)
-        value = values[key]
-        last[0], last[1], last[2] = r.config, r.home_seat, value
+            value = values[key] = make(r)
+        last[0] = (r.config, r.home_seat, value)
         return value
 
     return of

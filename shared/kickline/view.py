@@ -75,18 +75,18 @@ def _setting_of(config: Config, home_seat: int) -> _Setting:
     return _Setting(config, home_seat)
 
 
-_last_setting: list[Any] = [None, None, None]
+_last_setting: list[tuple[Config, int, _Setting] | None] = [None]
 """The last (config, home seat, setting) asked for: looking a config up hashes it in
-Python, and a match's states all hold the same config object."""
+Python, and a match's states all hold the same config object.  Like every one-entry
+memo here, one slot written in one step: the server's threads share it."""
 
 
 def _setting(config: Config, home_seat: int) -> _Setting:
-    last = _last_setting
-    if last[0] is config and last[1] == home_seat:
-        setting: _Setting = last[2]
-        return setting
+    last = _last_setting[0]
+    if last is not None and last[0] is config and last[1] == home_seat:
+        return last[2]
     setting = _setting_of(config, home_seat)
-    last[0], last[1], last[2] = config, home_seat, setting
+    _last_setting[0] = (config, home_seat, setting)
     return setting
 
 
@@ -125,11 +125,11 @@ _shootout_parts: dict[tuple[Any, ...], dict[str, Any]] = {}
 def clear_caches() -> None:
     """Forget every shared part, so the next view is built afresh (tests compare)."""
     _setting_of.cache_clear()
-    _last_setting[0] = _last_setting[1] = _last_setting[2] = None
+    _last_setting[0] = None
     for cache in (_ball_parts, _turn_parts, _goal_parts, _act_parts, _secret_parts,
                   _shootout_parts):
         cache.clear()
-    _last[0] = _last[1] = None
+    _last[0] = None
     _matches.clear()
 
 
@@ -327,7 +327,7 @@ def _turn(s: State) -> dict[str, Any]:
     return _keep(_turn_parts, key, turn)
 
 
-_last: list[Any] = [None, None]
+_last: list[tuple[State, _Shared] | None] = [None]
 """The last state viewed and its :class:`_Shared` parts: a host views each new state
 for both seats (and spectators) in a row, and states never change."""
 
@@ -351,7 +351,9 @@ def _shared(s: State) -> _Shared:
     seen = matches.pop(key, None)
     sh = _Shared(s) if seen is None else _Shared(s, seen[0], seen[1])
     if len(matches) >= _MAX_MATCHES:
-        del matches[next(iter(matches))]
+        for oldest in matches:  # the least recently viewed; another thread may take it first
+            matches.pop(oldest, None)
+            break
     matches[key] = (s, sh)
     return sh
 
@@ -405,12 +407,12 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     change one."""
     if seat not in (0, 1, None):
         raise ValueError(f"no seat {seat!r}")
-    last = _last
-    if last[0] is s:
-        sh: _Shared = last[1]
+    last = _last[0]
+    if last is not None and last[0] is s:
+        sh = last[1]
     else:
         sh = _shared(s)
-        last[0], last[1] = s, sh
+        _last[0] = (s, sh)
     parts = sh.seats.get(seat)
     if parts is None:
         was = sh.was_seats

@@ -73,17 +73,20 @@ def to_act(s: State) -> tuple[str, tuple[int, ...], bool]:
     return "over", (), False
 
 
-_last_legal: list[Any] = [None, -1, ()]  # (state, seat, options): states never change
+_last_legal: list[tuple[State, int, tuple[str, ...]] | None] = [None]
+"""The last (state, seat, options) answered: states never change.  One slot written in
+one step, so a thread (the server's bots and odds run in threads) never reads a state
+paired with another state's options."""
 
 
 def legal(s: State, seat: int) -> tuple[str, ...]:
     """Every legal decision for ``seat`` now, as sorted canonical text."""
-    cache = _last_legal
-    if cache[0] is s and cache[1] == seat:
-        return cache[2]  # type: ignore[no-any-return]
+    last = _last_legal[0]
+    if last is not None and last[0] is s and last[1] == seat:
+        return last[2]
     out = _legal(s, seat)
     if out:  # a seat with nothing to decide is cheap to ask again; keep the real list
-        cache[0], cache[1], cache[2] = s, seat, out
+        _last_legal[0] = (s, seat, out)
     return out
 
 
@@ -200,7 +203,7 @@ def _finish(c: Ctx, version: int) -> tuple[State, list[Event]]:
     c.version = version
     new = c.freeze()
     if c.pending is not None:
-        _last_legal[0], _last_legal[1], _last_legal[2] = new, c.pending[0], c.pending[1]
+        _last_legal[0] = (new, c.pending[0], c.pending[1])
     return new, c.events
 
 
