@@ -216,6 +216,22 @@ def test_21_6_7_declined_acidel_keeps_the_ball_as_a_steal() -> None:
     assert m.last("handler") == {"t": "handler", "law": "4.2.1", "player": "v7", "carrier": True}
 
 
+def test_21_6_7_acidel_of_a_lasting_double_team_takes_the_ball_where_it_is() -> None:
+    """21.6.7 with 19.10.4 (RULING_ACIDEL_FROM_A_LASTING_DOUBLE_TEAM): the Double Team's
+    challenger Acidel (v7) challenges from H2, where it stands; its Pressure on H1, the
+    handler's own end, is Acidel's scoring opportunity from H1, so Acidel takes the ball
+    there, and declining it leaves Acidel holding it on H1 for the next turn."""
+    s = position(home={"h4": "H1", "h0": "H2"}, visitors={"v7": "H2", "v3": "M1", "v0": "V2"},
+                 ball="H1", mode=ADV, teams=TO)
+    s = s._replace(turn=s.turn._replace(double=9 + 7, partner=9 + 3))
+    m = Match(s).do("action maneuver", "card dribble", "card pressure")
+    assert m.last("acidel") == {"t": "acidel", "law": "21.6.7", "player": "v7", "space": "H1"}
+    assert m.space("v7") == "H1" and m.frame == "setup"
+    m.do("shot decline")
+    assert m.owner == 1 and m.space("v7") == m.ball == "H1"
+    assert m.last("handler") == {"t": "handler", "law": "4.2.1", "player": "v7", "carrier": True}
+
+
 def test_21_6_7_outside_advanced_mode_the_own_goal_is_rolled() -> None:
     m = _acidel("standard")
     assert m.last("own-goal-risk")["player"] == "h4" and not m.find("acidel")

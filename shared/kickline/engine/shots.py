@@ -22,6 +22,11 @@ def own_goal_risk(c: Ctx, h: int, ch: int, law: str) -> None:
         # 21.6.7: no own-goal roll; Acidel's side takes the ball at speed 1 and Acidel
         # may shoot from there (D35).  Declined, the side keeps it: a steal (rulings 1.1).
         mine = side_of(ch)
+        if c.players[ch].pos != c.ball.pos:
+            # RULING_ACIDEL_FROM_A_LASTING_DOUBLE_TEAM: a Double Team's challenger who
+            # challenged from where they stood (19.10.4) takes the ball where it is, as
+            # an Intercept's does (RULING_INTERCEPT_FROM_A_LASTING_DOUBLE_TEAM).
+            c.move(ch, c.ball.pos)
         c.set_ball(owner=mine, carrier=ch, speed=1, last=mine)
         c.ev("acidel", "21.6.7", player=pid(ch), space=c.sp(c.ball.pos))
         c.then(("setup", ch, "acidel", 1))
