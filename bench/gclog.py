@@ -2,11 +2,12 @@
 collection in the server process (``KICKLINE_BENCH_GCLOG=MS python bench/server.py ...``).
 
 :func:`install` hooks ``gc.callbacks`` and wraps, from the outside, the GC policy's
-tick (``gcpolicy.collect_and_freeze``) and its decision count (``gcpolicy.decided``),
+tick (``gcpolicy.collect_and_freeze``) and its command count (``gcpolicy.handled``),
 so that each collection is logged with what triggered it:
 
 - ``time``: the policy's timed tick (every ``GcPolicy.every`` s);
-- ``decisions``: the policy's tick after ``GcPolicy.decisions`` decisions;
+- ``decisions``: the policy's tick after ``GcPolicy.decisions`` commands (decisions,
+  mostly);
 - ``full``: the policy's full collection (frozen objects included);
 - ``auto``: any other: CPython's own collection, triggered by an allocation (its
   generation says which threshold), or a ``gc.collect()`` outside the policy (its
@@ -20,7 +21,7 @@ about twice the collector's CPU).  Collections over ``MS`` milliseconds of CPU a
 the most common types among the objects walked (when over 5 000) and, for an automatic
 one, the Python frames that allocated when it came.  :meth:`GcLog.figures` summarises by
 trigger and generation, lists the long ones, and gives every collection as (start,
-generation, trigger, CPU ms, walked, decisions made so far).  Nothing here changes what
+generation, trigger, CPU ms, walked, commands taken so far).  Nothing here changes what
 the server does.
 """
 
@@ -40,8 +41,8 @@ class GcLog:
         self.long_ms = long_ms
         self.long_walk = long_walk
         self.rows: list[tuple[float, int, str, float, float, int, int, int]] = []
-        """start, generation, trigger, wall, cpu, found, walked, decisions so far."""
-        self.decisions = 0  # counted by the wrapped ``gcpolicy.decided``
+        """start, generation, trigger, wall, cpu, found, walked, commands so far."""
+        self.decisions = 0  # commands, counted by the wrapped ``gcpolicy.handled``
         self.long: list[dict[str, Any]] = []
         self.trigger = ""  # set by the wrapped policy while it collects
         self.t_reset = time.perf_counter()
@@ -136,14 +137,15 @@ def install(log: GcLog) -> None:
             log.trigger = ""
 
     gcpolicy.collect_and_freeze = logged_tick  # type: ignore[assignment]
-    decided = getattr(gcpolicy, "decided", None)
-    if decided is not None:
-        def logged_decided() -> None:
-            log.decisions += 1
-            log.trigger = "decisions"
-            try:
-                decided()
-            finally:
-                log.trigger = ""
+    for name in ("handled", "decided"):  # (``decided`` before it counted every command)
+        count = getattr(gcpolicy, name, None)
+        if count is not None:
+            def logged(count: Any = count) -> None:
+                log.decisions += 1
+                log.trigger = "decisions"
+                try:
+                    count()
+                finally:
+                    log.trigger = ""
 
-        gcpolicy.decided = logged_decided  # type: ignore[assignment]
+            setattr(gcpolicy, name, logged)

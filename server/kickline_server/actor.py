@@ -203,9 +203,9 @@ class Actor:
         async with self._recv:
             while not self.finished:
                 cmd, peer, queued = await self._recv.receive()
+                gcpolicy.handled()  # a short collection every so many commands
                 await self._handle(cmd, peer)
                 if type(cmd) is Decide:
-                    gcpolicy.decided()  # a short collection every so many decisions
                     metrics.DECISIONS.inc()
                     metrics.DECISION_SECONDS.observe(time.perf_counter() - queued)
 

@@ -24,7 +24,7 @@ from kickline_server.gcpolicy import (
     GcCounts,
     GcPolicy,
     collect_and_freeze,
-    decided,
+    handled,
     keep,
     returning,
 )
@@ -147,21 +147,21 @@ async def test_a_tick_comes_after_so_many_decisions_however_late_the_timed_one(
         await steps.waiting_rx.receive()  # the timed tick waits (and stays late)
         dead, gone = cycle()
         del dead  # garbage, cyclic: only a collection frees it
-        decided()
-        decided()
+        handled()
+        handled()
         assert counts.ticks == 0 and gone() is not None
-        decided()  # the third: a tick now
+        handled()  # the third: a tick now
         assert (counts.ticks, counts.by_decisions) == (1, 1) and gone() is None
         for _ in range(3):
-            decided()
+            handled()
         assert counts.by_decisions == 2
-        decided()
+        handled()
         await steps.tick()  # a timed tick starts the count again
-        decided()
-        decided()
+        handled()
+        handled()
         assert (counts.ticks, counts.by_decisions) == (3, 2)
         tg.cancel_scope.cancel()
-    decided()  # keep() has stopped: nothing counts or ticks any more
+    handled()  # keep() has stopped: nothing counts or ticks any more
     assert counts.ticks == 3
 
 
@@ -173,7 +173,7 @@ async def test_decisions_zero_ticks_on_time_only(collector: None) -> None:
         tg.start_soon(keep, GcPolicy(decisions=0), counts, lambda: 0.0, steps.sleep)
         await steps.waiting_rx.receive()
         for _ in range(1000):
-            decided()
+            handled()
         assert counts.ticks == 0
         tg.cancel_scope.cancel()
 
