@@ -103,7 +103,8 @@ class ServerConfig:
     tournaments: TournamentLimits = field(default_factory=TournamentLimits)
     gc: gcpolicy.GcPolicy | None = None
     """The server runs the cyclic collector itself (:mod:`.gcpolicy`: a short collection
-    and a freeze every ``every`` seconds, a full one every ``full_every``).  ``None``:
+    and a freeze every ``every`` seconds and ``decisions`` commands, a full one every
+    ``full_every``, by default never; ``/status`` shows it).  ``None``:
     the collector is left as the process has it (tests; an embedding host).
     ``kickline serve`` sets it (``--gc-every``, ``--gc-full-every``)."""
 
@@ -299,7 +300,8 @@ async def _serve(config: ServerConfig, shutdown: anyio.Event, store: Store, toke
         ops = Ops(lobby, store, stats, node=owner,
                   store_kind="redis" if config.redis_url else "sqlite",
                   admin_password=config.admin_password,
-                  connections=lambda: sum(gate.connected.values()))
+                  connections=lambda: sum(gate.connected.values()),
+                  gc_policy=(config.gc, gc_counts) if config.gc is not None else None)
         router: Router | None = None
 
         async def who(token: str) -> str | None:

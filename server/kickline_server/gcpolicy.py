@@ -50,9 +50,14 @@ class GcPolicy:
     followed by a freeze.  Shorter: shorter pauses (each walks one tick's surviving
     allocations), a little more CPU (objects that would have died before a later tick
     are walked once)."""
-    full_every: float = 3600.0
-    """Seconds between full collections (frozen objects included): the safety net for
-    garbage cycles among frozen objects.  ``0``: never."""
+    full_every: float = 0.0
+    """Seconds between full collections (frozen objects included): a sweep of garbage
+    cycles among frozen objects, of which the server leaves none that its tests and
+    benchmarks find (``tests/server/test_gcpolicy.py``; docs/BENCHMARKS.md: none after
+    2 000 closes at 1 000 paced matches).  ``0`` (the default): never, since one walks
+    every live object (0.3-0.6 s at 1 000 live matches).  An operator who suspects a
+    leak sets it (daily, say) and reads ``/status``: ``gc.full_collected`` is what the
+    sweeps found, ``gc.frozen`` the objects frozen (live ones, and any such garbage)."""
     decisions: int = 50
     """A tick also comes after the match actors took this many commands since the last
     one (decisions, mostly; ``0``: on time only).  At 1 000 decisions a second that is

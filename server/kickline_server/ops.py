@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import gc
 import hmac
 import html
 import json
@@ -31,7 +32,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from . import metrics
+from . import gcpolicy, metrics
 from .actor import Stats
 from .lobby import Lobby
 from .responses import TEXT, response
@@ -67,7 +68,9 @@ class Ops:
     def __init__(self, lobby: Lobby, store: Store, stats: Stats, *, node: str,
                  store_kind: str, admin_password: str | None,
                  connections: Callable[[], int], ping_every: float = 1.0,
-                 ping_timeout: float = 2.0) -> None:
+                 ping_timeout: float = 2.0,
+                 gc_policy: tuple[gcpolicy.GcPolicy, gcpolicy.GcCounts] | None = None
+                 ) -> None:
         self.lobby = lobby
         self.store = store
         self.stats = stats
@@ -77,6 +80,8 @@ class Ops:
         self.connections = connections
         self.ping_every = ping_every
         self.ping_timeout = ping_timeout
+        self.gc_policy = gc_policy
+        """The collector's policy and what it did, when the server runs it."""
         self.health = Health()
         self.nodes: Callable[[], Awaitable[list[dict[str, Any]]]] | None = None
         """The processes sharing the store (``cluster.Node.nodes``), if any."""
@@ -170,7 +175,22 @@ class Ops:
                       "retries": self.stats.retries},
             "processes": {str(n.get("id")): {k: v for k, v in n.items() if k != "id"}
                           for n in self.cluster},
+            **({"gc": self._gc()} if self.gc_policy is not None else {}),
         }
+
+    def _gc(self) -> dict[str, Any]:
+        """The collector's policy and what it did (``gcpolicy.GcCounts``), and the objects
+        frozen now: live ones, and any garbage cycle among them, which only a full
+        collection (``--gc-full-every``) frees; against the live matches, a count that
+        keeps growing is such garbage.  Counting them walks the frozen list, ~8 ms at
+        1 000 live matches: here, on the admin's page, and not in /metrics."""
+        assert self.gc_policy is not None
+        policy, counts = self.gc_policy
+        return {"every_s": policy.every, "decisions": policy.decisions,
+                "full_every_s": policy.full_every, "ticks": counts.ticks,
+                "ticks_by_decisions": counts.by_decisions, "full": counts.full,
+                "full_collected": counts.full_collected,
+                "frozen": gc.get_freeze_count()}
 
 
 def _response(status: int, body: str | bytes, ctype: str = TEXT) -> Response:

@@ -127,6 +127,12 @@ async def test_keep_ticks_and_sweeps_frozen_cycles_on_its_schedule(collector: No
         tg.cancel_scope.cancel()
 
 
+def test_by_default_no_full_collection_comes() -> None:
+    """The server leaves no garbage cycles among frozen objects (below), and a full
+    collection pauses it for all its live objects: none unless asked."""
+    assert GcPolicy().full_every == 0
+
+
 def test_the_policy_refuses_what_it_cannot_run() -> None:
     with pytest.raises(ValueError, match="every"):
         GcPolicy(every=0)

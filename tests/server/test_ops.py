@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import gc
 import io
 import json
 import logging
@@ -16,6 +17,7 @@ from prometheus_client import REGISTRY
 
 from kickline_server import logs
 from kickline_server.botclient import play
+from kickline_server.gcpolicy import GcCounts, GcPolicy
 
 pytestmark = pytest.mark.anyio
 
@@ -111,8 +113,29 @@ async def test_the_status_page_is_for_the_admin_only(serve: Any, server_config: 
         status = json.loads(body)
         assert code == 200 and status["store"]["kind"] == "sqlite"
         assert status["matches"]["live"] == 0 and "node" in status
+        assert "gc" not in status  # this server leaves the collector alone (gc=None)
         code, body, headers = await get(url, "/status", headers=good)
         assert code == 200 and b"Kickline status" in body and b"<script" not in body
+
+
+async def test_the_status_page_shows_the_collectors_policy_and_work(
+        serve: Any, server_config: Any) -> None:
+    policy = GcPolicy(every=0.05, decisions=7)
+    counts = GcCounts(ticks=12, by_decisions=3, full=1, full_collected=40)
+    good = {"Authorization": "Basic " + base64.b64encode(b"admin:s3cret").decode()}
+    try:
+        async with serve(server_config(admin_password="s3cret", gc=policy),
+                         gc_counts=counts) as url:
+            with anyio.fail_after(10):
+                while True:  # until the server's own collector has ticked
+                    shown = json.loads((await get(url, "/status.json", headers=good))[1])["gc"]
+                    if shown["ticks"] > 12:
+                        break
+    finally:
+        gc.unfreeze()  # what the server's ticks froze in this test process
+    assert (shown["every_s"], shown["decisions"], shown["full_every_s"]) == (0.05, 7, 0.0)
+    assert shown["full"] == 1 and shown["full_collected"] == 40
+    assert shown["frozen"] > 0  # what lived past a tick
 
 
 def test_json_logs_carry_the_match_and_player_of_their_context() -> None:
