@@ -12,21 +12,19 @@ So a server process (``kickline serve``) runs :func:`keep`: every ``every`` seco
 collects what is not frozen (the objects made since the last tick and still alive: a
 pause bounded by one tick's allocations, not by the number of live matches), then
 freezes the survivors (``gc.freeze()``: out of every later collection).  A tick also
-comes once ``decisions`` decisions were made since the last one (the match actors call
-:func:`decided`): what a tick walks is what the decisions since the last one left alive
-(~90 tracked objects a Kickline decision), and a busy event loop runs the timed tick
-late, by as long as its backlog (at 1 000 paced matches on a starved core the ticks came
-every 0.17-0.3 s instead of 0.1 and walked accordingly more), so counting decisions
-bounds the pause however late the loop is.  Objects that
-die after being frozen are still freed at once by reference counting; what freezing
-delays is only garbage *cycles* made wholly of frozen objects.  Measured under load
-(docs/BENCHMARKS.md), the server's cycles are made at the end of a task group (anyio's
-``task_done`` keeps a ``CancelledError`` whose traceback holds its own frame): those
-are young when made, so the next tick collects them, and what they held (a finished
-match's actor and core, a closed connection) is then freed by reference counting even
-if it was frozen.  Anything else is swept by a full collection (``gc.unfreeze()``,
-collect all, freeze again) every ``full_every`` seconds: the one long pause, rare and
-bounded in time between, in exchange for a bound on what frozen cycles can hold.
+comes once the match actors took ``decisions`` commands since the last one (they call
+:func:`handled` as they take each; a closed connection counts as one): a busy event loop
+runs the timed tick late, by as long as its backlog, and a stalled commit keeps the
+decisions waiting for it alive, so counting what is begun bounds the pause however late
+the loop is (docs/BENCHMARKS.md: at 1 000 paced matches, longest pause 7-15 ms of CPU,
+2 000 connections closing at once included).  Objects that die after being frozen are
+still freed at once by reference counting; what freezing delays is only garbage
+*cycles* through a frozen object (one that lived past a tick), which only a full
+collection (``gc.unfreeze()``, collect all, freeze again; ``full_every``) frees, walking
+every live object.  The server leaves none (``tests/server/test_gcpolicy.py``):
+websockets' cycles at a connection's end are broken in ``gate.GateConnection``, and a
+task its task group ends by cancelling runs under :func:`returning`.  So by default no
+full collection comes.
 """
 
 from __future__ import annotations
