@@ -74,6 +74,7 @@ class Inbox(Generic[T]):
         self._items: deque[T] = deque()
         self._reader: asyncio.Future[None] | None = None
         self._senders: deque[tuple[asyncio.Future[None], T]] = deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def __len__(self) -> int:
         return len(self._items)
@@ -108,7 +109,9 @@ class Inbox(Generic[T]):
         while not items:
             if self.closed:
                 raise anyio.ClosedResourceError
-            self._reader = asyncio.get_running_loop().create_future()
+            if self._loop is None:  # once: on CPython 3.11 each asks getpid()
+                self._loop = asyncio.get_running_loop()
+            self._reader = self._loop.create_future()
             try:
                 await self._reader
             finally:
