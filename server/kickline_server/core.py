@@ -409,6 +409,11 @@ class MatchCore:
         # immutable, so a view is built once per state and seat however many
         # connections get it, and its patch once.
         self._views: dict[int | None, tuple[Any, Plain, int | None, Patch | None]] = {}
+        # Per seat, the legal decisions its last prompt listed, with their state: handed
+        # back to ``apply`` when the seat decides on that state, which then need not work
+        # them out again (the ruleset's own memo holds one state, and with many live
+        # matches another match's has replaced it by then).
+        self._kept_legal: dict[int, tuple[Any, Sequence[str]]] = {}
 
     # -- persistence --
 
@@ -918,7 +923,10 @@ class MatchCore:
         player's entry also keeps its message id and, if it changed, the seat's bank,
         so a restore that replays it rebuilds the reply cache and the clock."""
         before = self.game.version(self.state)
-        self.state, events = self.game.apply(self.state, seat, decision, version=version)
+        kept = self._kept_legal.get(seat)
+        self.state, events = self.game.apply(
+            self.state, seat, decision, version=version,
+            legal=kept[1] if kept is not None and kept[0] is self.state else None)
         entry: Plain = {"k": "d", "s": seat, "d": decision, "v": before, "by": by,
                         "e": events}
         if re is not None:
@@ -1086,6 +1094,11 @@ class MatchCore:
                 [self.presence(s) for s in (0, 1)],
                 [c is not None for c in self.contributions])
 
+    def _legal_for(self, seat: int) -> list[str]:
+        legal = self.game.legal(self.state, seat)
+        self._kept_legal[seat] = (self.state, legal)
+        return list(legal)
+
     def _seat_view(self, seat: int | None) -> tuple[Plain, int | None, Patch | None]:
         """``view(state, seat)``, built once per state, with the previous view's version
         and the patch from it."""
@@ -1121,8 +1134,7 @@ class MatchCore:
             "from": since,
             "next": self.log.event_count,
             "to_act": to_act,
-            "legal": (list(self.game.legal(self.state, seat))
-                      if kind == "decide" and seat in seats else []),
+            "legal": self._legal_for(seat) if kind == "decide" and seat in seats else [],
             "turns": turns,
             "clock": clock,
             "presence": presence,
