@@ -414,6 +414,7 @@ class MatchCore:
         # them out again (the ruleset's own memo holds one state, and with many live
         # matches another match's has replaced it by then).
         self._kept_legal: dict[int, tuple[Any, Sequence[str]]] = {}
+        self._banks: tuple[list[float], list[float]] | None = None  # (banks, rounded)
 
     # -- persistence --
 
@@ -1088,11 +1089,19 @@ class MatchCore:
                 {"kind": kind, "seats": list(seats), "secret": secret},
                 list(self.turns),
                 {"decision": self.clock.decision,
-                 "bank": [round(b, 3) for b in self.bank],
+                 "bank": self._bank_shown(),
                  "deadline": [self._deadline(s) for s in (0, 1)],
                  "timeouts": list(self.timeouts)},
                 [self.presence(s) for s in (0, 1)],
                 [c is not None for c in self.contributions])
+
+    def _bank_shown(self) -> list[float]:
+        """The banks as prompts show them (to the ms); rounded again only when they
+        changed (a decision over its time), not twice a decision."""
+        shown = self._banks
+        if shown is None or shown[0] != self.bank:
+            shown = self._banks = (list(self.bank), [round(b, 3) for b in self.bank])
+        return list(shown[1])
 
     def _legal_for(self, seat: int) -> list[str]:
         legal = self.game.legal(self.state, seat)
