@@ -46,6 +46,7 @@ figure.
 from __future__ import annotations
 
 import argparse
+import collections
 import gc
 import json
 import multiprocessing as mp
@@ -213,6 +214,12 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
 
         tracer = tracing.ServerTrace()
         tracing.install_server(tracer)
+    gclog = None
+    if os.environ.get("KICKLINE_BENCH_GCLOG"):  # every collection, with its trigger
+        import gclog as gclogging  # bench/gclog.py
+
+        gclog = gclogging.GcLog(float(os.environ["KICKLINE_BENCH_GCLOG"]))
+        gclogging.install(gclog)
     stats = Stats()
     pauses: GcPauses | None = None
     figures: dict[str, Any] = {}
@@ -247,8 +254,13 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
                         tracer.reset()
                     if pauses is not None:
                         pauses.reset()
+                    if gclog is not None:
+                        gclog.reset()
                 if pauses is not None:
                     figures.update(pauses.figures())
+                if gclog is not None:
+                    figures["log"] = gclog.figures()
+                    gc.callbacks.remove(gclog.on_gc)
                 if tracer is not None:  # before the collections below
                     traced.update(tracer.figures())
                 if counts is not None:
@@ -256,6 +268,18 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
                     # (a full collection after a collection of what is not frozen).
                     gc.collect()
                     gc.unfreeze()
+                    # Every object the full collection walks.
+                    figures["full_collection_objects"] = len(gc.get_objects())
+                    # What the frozen garbage is made of (saved, then let go: the timed
+                    # collection below frees it as the --gc-full-every one would).
+                    gc.set_debug(gc.DEBUG_SAVEALL)
+                    gc.collect()
+                    gc.set_debug(0)
+                    kinds = collections.Counter(f"{type(o).__module__}.{type(o).__qualname__}"
+                                                for o in gc.garbage)
+                    gc.garbage.clear()
+                    figures["frozen_garbage_types"] = kinds.most_common(15)
+                    gc.unfreeze()  # (the server's GC policy freezes after a collection)
                     # The --gc-full-every collection's pause with these matches live.
                     t0, c0 = time.perf_counter(), time.thread_time()
                     figures["frozen_garbage"] = gc.collect()
@@ -263,7 +287,6 @@ def kickline_server(port: int, data_dir: str, sync: str, compression: bool,
                         (time.perf_counter() - t0) * 1e3, 1)
                     figures["full_collection_cpu_ms"] = round(
                         (time.thread_time() - c0) * 1e3, 1)
-                    figures["full_collection_objects"] = len(gc.get_objects())
                     gc.freeze()
                     figures["ticks"] = counts.ticks
                 probing.cancel()
@@ -780,6 +803,7 @@ def main() -> int:
         "persist_bytes_mean": round(stats["persist_bytes"] / stats["persists"])
         if stats.get("persists") else None,
         "write_ms": pcts(samples),
+        "gc": stats.get("gc"),
         "sqlite_synchronous": args.sqlite_synchronous,
         "compression": args.compression,
     }

@@ -269,7 +269,24 @@ class GateConnection(ServerConnection):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._handshake_over()
-        super().connection_lost(exc)
+        keepalive = self.keepalive_task
+        super().connection_lost(exc)  # the protocol is CLOSED; the keepalive cancelled
+        # What websockets leaves in reference cycles once a connection is lost, through
+        # objects that lived as long as the connection (frozen by the GC policy
+        # meanwhile, so only a full collection would free them and what they hold:
+        # measured, 10-30 objects a close, docs/BENCHMARKS.md), broken here:
+        # - the protocol's parser, a generator suspended for good (nothing steps it after
+        #   EOF), whose frame holds the protocol: every connection, however it ends;
+        self.protocol.parser.close()
+        # - the exception that ended a connection without a closing handshake (a client
+        #   gone, a reset, a request cut short), whose traceback holds the parser's
+        #   frame: the exceptions stay (a ConnectionClosed raised later still names its
+        #   cause), their frames go;
+        drop_tracebacks(self.protocol.parser_exc, self.protocol.handshake_exc,
+                        self.connection_exc)
+        # - the keepalive task, cancelled while it waited for a pong (below).
+        if keepalive is not None:
+            keepalive.add_done_callback(_forget_cancellation)
 
     def send_data(self) -> None:
         # websockets sends only an EOF when the request is not HTTP; put a status line
@@ -335,6 +352,33 @@ class GateConnection(ServerConnection):
             self.gate.downloads -= 1
             if not transport.is_closing():
                 transport.abort()
+
+
+def _forget_cancellation(task: asyncio.Task[None]) -> None:
+    """A cancelled keepalive task keeps its ``CancelledError``, chained to the
+    ``TimeoutError`` of a ping that timed out, whose traceback holds the frame of
+    ``asyncio.timeout``'s ``__aexit__``, which holds the timeout, which holds the task: a
+    cycle holding the keepalive's frame, and through it the connection.  Taking the
+    error (``result()`` hands it over) and its frames breaks it."""
+    if task.cancelled():
+        try:
+            task.result()
+        except asyncio.CancelledError as exc:
+            drop_tracebacks(exc)
+
+
+def drop_tracebacks(*excs: BaseException | None) -> None:
+    """Forget the frames of these exceptions and of those they chain to (their
+    ``__cause__`` and ``__context__``), keeping the exceptions themselves."""
+    todo = [e for e in excs if e is not None]
+    seen: set[int] = set()
+    while todo:
+        exc = todo.pop()
+        if id(exc) in seen:
+            continue
+        seen.add(id(exc))
+        exc.__traceback__ = None
+        todo.extend(e for e in (exc.__cause__, exc.__context__) if e is not None)
 
 
 class _Demoted(logging.LoggerAdapter):  # type: ignore[type-arg]

@@ -11,7 +11,14 @@ from typing import Any
 
 import anyio
 import pytest
+from journeys import quick_match
+from websockets.asyncio.client import connect
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
+from websockets.uri import parse_uri
 
+from conftest import Client, free_port
 from kickline_server.gcpolicy import GcCounts, GcPolicy, collect_and_freeze, decided, keep
 
 
@@ -161,3 +168,121 @@ async def test_decisions_zero_ticks_on_time_only(collector: None) -> None:
             decided()
         assert counts.ticks == 0
         tg.cancel_scope.cancel()
+
+
+# --- What the policy relies on: the server leaves no garbage cycles ------------------
+#
+# A tick frees cycles made of objects born since the last tick; a cycle through an
+# object that was frozen while alive (a connection, a match: anything that lived past a
+# tick) is freed only by a full collection.  These run the real server, freeze it in a
+# steady state as a tick does, end connections and a match the ways clients end them,
+# and wait until the server's objects for them are gone with ticks alone.
+
+TOY = {"game": "toy", "config": {"mode": "training", "board": 25}}
+
+
+async def freed_by_ticks(refs: list[weakref.ref[Any]]) -> None:
+    """Tick (collect what is not frozen, freeze the rest), as the server's policy does
+    but more often, until every referent is gone; one held by a cycle through frozen
+    objects never goes (and the test fails on the timeout)."""
+    with anyio.fail_after(10):
+        while any(r() is not None for r in refs):
+            collect_and_freeze()
+            await anyio.sleep(0.005)
+
+
+def server_side(conn: Any) -> list[weakref.ref[Any]]:
+    """Weak references to what the server holds for one connection (the lobby's
+    ``Connection``, websockets' connection and its sans-I/O protocol)."""
+    return [weakref.ref(conn), weakref.ref(conn.ws), weakref.ref(conn.ws.protocol)]
+
+
+def loops() -> Any:
+    return pytest.mark.parametrize("anyio_backend", [
+        pytest.param(("asyncio", {"use_uvloop": True}), id="uvloop"),  # kickline serve's
+        pytest.param(("asyncio", {}), id="asyncio")])
+
+
+@loops()
+@pytest.mark.anyio
+@pytest.mark.parametrize("end", ["handshake", "abort"])
+async def test_a_finished_match_and_closed_connections_leave_no_garbage_cycle(
+        serve: Any, server_config: Any, collector: None, end: str) -> None:
+    lobbies: list[Any] = []
+    async with serve(server_config(), on_lobby=lobbies.append) as url:
+        lobby = lobbies[0]
+        async with connect(url, max_size=None) as wa, connect(url, max_size=None) as wb:
+            a, b = Client(wa), Client(wb)
+            await a.hello("a")
+            await b.hello("b")
+            m, _ = await quick_match(a, b, TOY)
+            actor = lobby.actors[m["match"]]
+            refs = [weakref.ref(actor), weakref.ref(actor.core)]
+            refs += [r for conns in lobby.online.values() for c in conns
+                     for r in server_side(c)]
+            assert len(refs) == 2 + 2 * 3
+            del actor
+            collect_and_freeze()  # all of it lived past a tick
+            await a.send({"t": "resign", "id": "r", "match": m["match"]})
+            await a.expect("over")
+            await b.expect("over")
+            if end == "abort":  # no closing handshake: the server reads an EOF
+                wa.transport.abort()
+                wb.transport.abort()
+        await freed_by_ticks(refs)
+
+
+async def server_connection() -> Any:
+    """The server's websockets connection of the one client connected (found among the
+    objects the collector tracks: the gate makes them, nothing else holds a list)."""
+    with anyio.fail_after(10):
+        while True:
+            found = [o for o in gc.get_objects() if type(o).__name__ == "KicklineConnection"]
+            if found:
+                assert len(found) == 1
+                return found[0]
+            await anyio.sleep(0.005)
+
+
+@loops()
+@pytest.mark.anyio
+async def test_a_connection_gone_mid_request_leaves_no_garbage_cycle(
+        serve: Any, server_config: Any, collector: None) -> None:
+    port = free_port()
+    async with serve(server_config(port=port)):
+        stream = await anyio.connect_tcp("127.0.0.1", port)
+        await stream.send(b"GET /ws HTTP/1.1\r\nHost: x\r\n")  # never finished
+        ws = await server_connection()
+        refs = [weakref.ref(ws), weakref.ref(ws.protocol)]
+        del ws
+        collect_and_freeze()
+        await stream.aclose()  # the request cut short: websockets keeps its error
+        await freed_by_ticks(refs)
+
+
+@loops()
+@pytest.mark.anyio
+async def test_a_client_gone_silent_during_a_ping_leaves_no_garbage_cycle(
+        serve: Any, server_config: Any, collector: None) -> None:
+    """A phone that stops answering: its ping times out, the server sends its close,
+    and the client's end of the TCP connection goes while the server waits for it."""
+    port = free_port()
+    async with serve(server_config(port=port, ping_interval=0.05)) as url:
+        stream = await anyio.connect_tcp("127.0.0.1", port)
+        client = ClientProtocol(parse_uri(url))  # speaks websocket, never answers a ping
+        client.send_request(client.connect())
+        for data in client.data_to_send():
+            await stream.send(data)
+        with anyio.fail_after(10):
+            while client.state is State.CONNECTING:
+                client.receive_data(await stream.receive())
+        ws = await server_connection()
+        refs = [weakref.ref(ws), weakref.ref(ws.protocol)]
+        del ws
+        collect_and_freeze()
+        with anyio.fail_after(10):  # the ping times out: the server's close comes
+            while not any(isinstance(e, Frame) and e.opcode is Opcode.CLOSE
+                          for e in client.events_received()):
+                client.receive_data(await stream.receive())
+        await stream.aclose()
+        await freed_by_ticks(refs)
