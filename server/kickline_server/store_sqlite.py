@@ -90,6 +90,14 @@ class _Write:
     result: Any = None
     done: bool = False
     error: Exception | None = None
+    checks_first: bool = False
+    """``fn`` refuses (``LeaseLost``, ``LogGap``) only before its first write, so it
+    needs no savepoint of its own to be undone: a save."""
+
+
+class _Redo(Exception):
+    """A write without a savepoint failed after it had written: the batch is rolled
+    back and written again, each write in its savepoint."""
 
 
 class _Batches:
@@ -209,21 +217,20 @@ class SqliteStore:
             raise StoreUnavailable(str(exc)) from exc
 
     def _commit(self, batch: list[_Write]) -> None:
-        """In a worker thread, holding the lock: one transaction for ``batch``."""
+        """Holding the lock (in a worker thread, or on the loop's): one transaction for
+        ``batch``.  Each write is undone alone if it fails, so the others commit: inside
+        a savepoint of its own, but for saves, which refuse before they write (two
+        statements fewer a decision).  Should one fail once it has written (a bug), the
+        batch is rolled back and written again with a savepoint for every write."""
         db = self._db
         try:
-            db.execute("BEGIN IMMEDIATE")
-            for j in batch:
-                db.execute("SAVEPOINT one")
-                try:
-                    j.result = j.fn(*j.args)
-                except sqlite3.OperationalError:
-                    raise  # the disk or the database: the whole batch fails
-                except Exception as exc:  # this write's refusal (or its build's bug)
-                    j.error = exc
-                    db.execute("ROLLBACK TO one")
-                db.execute("RELEASE one")
-            db.execute("COMMIT")
+            try:
+                self._transaction(batch, savepoints=False)
+            except _Redo:
+                db.execute("ROLLBACK")
+                for j in batch:
+                    j.result = j.error = None
+                self._transaction(batch, savepoints=True)
         except sqlite3.Error as exc:
             if db.in_transaction:
                 db.execute("ROLLBACK")
@@ -232,6 +239,31 @@ class SqliteStore:
         finally:
             for j in batch:
                 j.done = True
+
+    def _transaction(self, batch: list[_Write], *, savepoints: bool) -> None:
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        for j in batch:
+            if j.checks_first and not savepoints:
+                try:
+                    j.result = j.fn(*j.args)
+                except (LeaseLost, LogGap) as exc:  # refused before writing anything
+                    j.error = exc
+                except sqlite3.OperationalError:
+                    raise  # the disk or the database: the whole batch fails
+                except Exception as exc:
+                    raise _Redo from exc
+                continue
+            db.execute("SAVEPOINT one")
+            try:
+                j.result = j.fn(*j.args)
+            except sqlite3.OperationalError:
+                raise  # the disk or the database: the whole batch fails
+            except Exception as exc:  # this write's refusal (or its build's bug)
+                j.error = exc
+                db.execute("ROLLBACK TO one")
+            db.execute("RELEASE one")
+        db.execute("COMMIT")
 
     async def ping(self) -> None:
         """Answer a trivial query (``/readyz``); :class:`StoreUnavailable` if it cannot."""
@@ -260,14 +292,15 @@ class SqliteStore:
         n = 0 if stored is None else stored
         if n < start:
             raise LogGap(f"log of {match_id} has {n} entries, asked to write at {start}")
+        if snapshot is None and stored is None:
+            raise LogGap(f"{match_id} has no snapshot yet: its first save needs one")
+        # Nothing is refused past here (``_Write.checks_first``).
         if n > start:  # entries written before are written again (none past ``log_len``)
             db.execute("DELETE FROM log WHERE match = ? AND idx >= ?", (match_id, start))
         db.executemany("INSERT INTO log (match, idx, entry) VALUES (?, ?, ?)",
                        [(match_id, start + i, e) for i, e in enumerate(entries)])
         ended = self.clock() if finished else None
         if snapshot is None:
-            if stored is None:
-                raise LogGap(f"{match_id} has no snapshot yet: its first save needs one")
             db.execute("UPDATE matches SET log_len = ?, finished = ?,"
                        " ended = COALESCE(ended, ?) WHERE id = ?",
                        (start + len(entries), int(finished), ended, match_id))
@@ -294,10 +327,11 @@ class SqliteStore:
                    start: int, *, finished: bool, owner: str) -> None:
         args = (match_id, snapshot, list(entries), start, finished, owner)
         if self.inline_when is None or not self.inline_when():
-            await self._write(self._save, *args)
+            await self._writes.run(_Write(self._save, args, checks_first=True),
+                                   self._commit_in_thread)
         else:
-            await self._saves.run(_Write(self._save, args), self._commit_inline,
-                                  gather=True)
+            await self._saves.run(_Write(self._save, args, checks_first=True),
+                                  self._commit_inline, gather=True)
 
     async def _commit_inline(self, batch: list[_Write]) -> None:
         """Commit on the event loop's thread, unless a thread has the connection."""
