@@ -5,8 +5,10 @@ durable when the process dies (``kill -9`` included) but the last commits may be
 if the machine loses power; ``FULL`` adds an fsync per commit and survives power loss.
 Blocking calls run in worker threads, one at a time (a lock guards the connection),
 and writes (saves, leases, invite codes) are group-committed: the writes that arrive
-while a transaction is being written go together into the next one (each inside its
-own savepoint), so many matches share one commit and one trip to a worker thread.
+while a transaction is being written go together into the next one (each undone alone
+if it fails: inside its own savepoint, or, for a save, which refuses before it writes,
+by writing the batch again with savepoints should it ever fail later), so many matches
+share one commit and one trip to a worker thread.
 
 A save returns only after its transaction committed, and each match's log rows +
 snapshot change together, so a ``kill -9`` leaves either the old or the new match
