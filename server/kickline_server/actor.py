@@ -260,8 +260,8 @@ class Actor:
                 self._scope = tg.cancel_scope
                 self._tg = tg
                 if self.store.leases_expire:
-                    tg.start_soon(self._keep_lease, tg.cancel_scope)
-                tg.start_soon(self._alarms)
+                    tg.start_soon(gcpolicy.returning, self._keep_lease, tg.cancel_scope)
+                tg.start_soon(gcpolicy.returning, self._alarms)  # (ends cancelled)
                 task_status.started()
                 try:
                     await self._loop()

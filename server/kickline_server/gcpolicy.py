@@ -35,6 +35,7 @@ import gc
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import anyio
 
@@ -142,3 +143,20 @@ async def keep(policy: GcPolicy, counts: GcCounts | None = None,
         if _due.counts is counts:  # (not if another keep() has started since)
             _due.every = _due.left = 0
             _due.counts = None
+
+
+async def returning(fn: Callable[..., Awaitable[None]], *args: Any) -> None:
+    """Run ``fn(*args)`` as a task that its task group ends by cancelling it (a watchdog,
+    a timer), and end that task by returning when the cancellation comes, not by raising.
+
+    anyio's ``task_done`` takes a cancelled task's ``CancelledError`` into a local of its
+    own frame, a reference cycle (frame, traceback, error).  The cycle is young and the
+    next tick frees it, unless a tick ran between the task's end and its ``task_done``
+    (two passes of the event loop): the error is then frozen, and only a full collection
+    frees the cycle and all it holds (the task's frames, and the connection or match they
+    reference).  Ticks every loop pass left one such cycle per closed connection and per
+    finished match; a task that returns leaves none (tests/server/test_gcpolicy.py)."""
+    try:
+        await fn(*args)
+    except anyio.get_cancelled_exc_class():
+        return

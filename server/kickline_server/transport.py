@@ -22,6 +22,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
+from . import gcpolicy
 from .errlog import Throttled
 from .protocol import (
     BadRequest,
@@ -308,7 +309,7 @@ async def serve_connection(ws: ServerConnection, hub: Hub, limits: TransportLimi
     try:
         async with anyio.create_task_group() as tg:
             tg.start_soon(conn._writer, tg.cancel_scope)
-            tg.start_soon(conn._watch_idle)
+            tg.start_soon(gcpolicy.returning, conn._watch_idle)  # (ends cancelled)
             try:
                 await _converse(conn, hub, buckets)
             except ConnectionClosed:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import gc
 import weakref
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
@@ -19,7 +20,14 @@ from websockets.protocol import State
 from websockets.uri import parse_uri
 
 from conftest import Client, free_port
-from kickline_server.gcpolicy import GcCounts, GcPolicy, collect_and_freeze, decided, keep
+from kickline_server.gcpolicy import (
+    GcCounts,
+    GcPolicy,
+    collect_and_freeze,
+    decided,
+    keep,
+    returning,
+)
 
 
 class Node:
@@ -170,6 +178,34 @@ async def test_decisions_zero_ticks_on_time_only(collector: None) -> None:
         tg.cancel_scope.cancel()
 
 
+@pytest.mark.anyio
+@pytest.mark.parametrize("wrapped", [True, False])
+async def test_a_task_ended_by_its_group_returning_leaves_no_cycle(wrapped: bool) -> None:
+    """Without the collector, what a task's frame held is freed when its group ends if
+    the task returned; cancelled, anyio keeps it in a cycle (the case returning avoids)."""
+    watch: list[weakref.ref[Node]] = []
+
+    async def sleeper() -> None:
+        held = Node()
+        watch.append(weakref.ref(held))
+        await anyio.sleep_forever()
+
+    gc.collect()
+    gc.disable()
+    try:
+        async with anyio.create_task_group() as tg:
+            if wrapped:
+                tg.start_soon(returning, sleeper)
+            else:
+                tg.start_soon(sleeper)
+            await anyio.wait_all_tasks_blocked()
+            tg.cancel_scope.cancel()
+        assert (watch[0]() is None) is wrapped
+    finally:
+        gc.enable()
+        gc.collect()
+
+
 # --- What the policy relies on: the server leaves no garbage cycles ------------------
 #
 # A tick frees cycles made of objects born since the last tick; a cycle through an
@@ -181,13 +217,27 @@ async def test_decisions_zero_ticks_on_time_only(collector: None) -> None:
 TOY = {"game": "toy", "config": {"mode": "training", "board": 25}}
 
 
-async def freed_by_ticks(refs: list[weakref.ref[Any]]) -> None:
-    """Tick (collect what is not frozen, freeze the rest), as the server's policy does
-    but more often, until every referent is gone; one held by a cycle through frozen
-    objects never goes (and the test fails on the timeout)."""
+@asynccontextmanager
+async def ticking() -> AsyncIterator[None]:
+    """Inside: a tick (collect what is not frozen, freeze the rest) at every pass of the
+    event loop, the worst case for a cycle made over two passes, whose first part a tick
+    in between would freeze."""
+    async def tick() -> None:
+        while True:
+            collect_and_freeze()
+            await anyio.sleep(0)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(tick)
+        yield
+        tg.cancel_scope.cancel()
+
+
+async def freed(refs: list[weakref.ref[Any]]) -> None:
+    """Until every referent is gone (inside :func:`ticking`); one held by a cycle
+    through frozen objects never goes, and the test fails on the timeout."""
     with anyio.fail_after(10):
         while any(r() is not None for r in refs):
-            collect_and_freeze()
             await anyio.sleep(0.005)
 
 
@@ -223,13 +273,17 @@ async def test_a_finished_match_and_closed_connections_leave_no_garbage_cycle(
             assert len(refs) == 2 + 2 * 3
             del actor
             collect_and_freeze()  # all of it lived past a tick
-            await a.send({"t": "resign", "id": "r", "match": m["match"]})
-            await a.expect("over")
-            await b.expect("over")
-            if end == "abort":  # no closing handshake: the server reads an EOF
-                wa.transport.abort()
-                wb.transport.abort()
-        await freed_by_ticks(refs)
+            async with ticking():
+                await a.send({"t": "resign", "id": "r", "match": m["match"]})
+                await a.expect("over")
+                await b.expect("over")
+                if end == "abort":  # no closing handshake: the server reads an EOF
+                    wa.transport.abort()
+                    wb.transport.abort()
+                else:
+                    await wa.close()
+                    await wb.close()
+                await freed(refs)
 
 
 async def server_connection() -> Any:
@@ -256,8 +310,9 @@ async def test_a_connection_gone_mid_request_leaves_no_garbage_cycle(
         refs = [weakref.ref(ws), weakref.ref(ws.protocol)]
         del ws
         collect_and_freeze()
-        await stream.aclose()  # the request cut short: websockets keeps its error
-        await freed_by_ticks(refs)
+        async with ticking():
+            await stream.aclose()  # the request cut short: websockets keeps its error
+            await freed(refs)
 
 
 @loops()
@@ -280,9 +335,10 @@ async def test_a_client_gone_silent_during_a_ping_leaves_no_garbage_cycle(
         refs = [weakref.ref(ws), weakref.ref(ws.protocol)]
         del ws
         collect_and_freeze()
-        with anyio.fail_after(10):  # the ping times out: the server's close comes
-            while not any(isinstance(e, Frame) and e.opcode is Opcode.CLOSE
-                          for e in client.events_received()):
-                client.receive_data(await stream.receive())
-        await stream.aclose()
-        await freed_by_ticks(refs)
+        async with ticking():
+            with anyio.fail_after(10):  # the ping times out: the server's close comes
+                while not any(isinstance(e, Frame) and e.opcode is Opcode.CLOSE
+                              for e in client.events_received()):
+                    client.receive_data(await stream.receive())
+            await stream.aclose()
+            await freed(refs)
