@@ -20,59 +20,34 @@ import gc
 import json
 import operator
 import os
-import random
-import re
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "server")]
+sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "server"), str(ROOT / "bench")]
 
-from kickline import GAME  # noqa: E402
-from kickline.bots import BOTS  # noqa: E402
-from kickline_server.core import Decide, MatchCore, Persist, Send, Sit  # noqa: E402
+import match_memory  # noqa: E402
+from decision_step import callgrind  # noqa: E402
+
+from kickline_server.core import Persist, Send  # noqa: E402
 from kickline_server.protocol import encode  # noqa: E402
 from kickline_server.store import pack  # noqa: E402
 
-CONFIG = {"mode": "training", "board": 7, "teams": ["training", "training"]}
 
-
-class Match:
-    def __init__(self, n: int) -> None:
-        self.core = MatchCore(GAME, BOTS, match_id=f"m{n}", config=CONFIG,
-                              seed=n.to_bytes(32, "big"), now=0.0,
-                              log_window=64, reply_cache=64)  # the server's defaults
-        self.rng = random.Random(n)
-        self.prompts: dict[int, tuple[Any, list[str]]] = {}
-        self.sent = 0
-        self.handle(Sit(0, "a", "A", conn=1, re="s0", patches=True))
-        self.handle(Sit(1, "b", "B", conn=2, re="s1", patches=True))
+class Match(match_memory.Match):
+    """``bench/match_memory.py``'s match, its replies encoded and snapshots packed."""
 
     def handle(self, cmd: Any) -> None:
         for e in self.core.handle(cmd, 0.0):
             if isinstance(e, Send):
                 encode(e.message)
                 if e.message.get("t") == "prompt":
-                    self.prompts[e.conn] = (e.message["version"], e.message["legal"])
+                    self.prompts[e.conn] = {"version": e.message["version"],
+                                            "legal": e.message["legal"]}
             elif isinstance(e, Persist) and e.snapshot is not None:
                 pack(e.snapshot)
-
-    def decide(self) -> bool:
-        """One decision by a seat that owes one; False once the match is over."""
-        if self.core.status != "playing":
-            return False
-        seats = self.core.to_act()[1]
-        if not seats:
-            return False
-        seat = self.rng.choice(seats)
-        version, legal = self.prompts[seat + 1]
-        self.sent += 1
-        self.handle(Decide(seat + 1, "ab"[seat], self.sent, version, self.rng.choice(legal)))
-        return True
 
 
 def play(decisions: int, matches: int) -> int:
@@ -89,19 +64,8 @@ def play(decisions: int, matches: int) -> int:
 
 
 def instructions(args: argparse.Namespace) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "callgrind.out")
-        cmd = ["valgrind", "--tool=callgrind", "--collect-atstart=no",
-               "--toggle-collect=_operator_call", f"--callgrind-out-file={out}",
-               sys.executable, __file__, "--inner", "--decisions", str(args.decisions),
-               "--matches", str(args.matches)]
-        env = dict(os.environ, PYTHONHASHSEED="0")
-        done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
-    found = re.search(r"Collected : (\d+)", done.stderr)
-    if found is None:
-        raise SystemExit("valgrind printed no instruction count:\n" + done.stderr[-2000:])
-    n = int(done.stdout.strip())
-    return {"instructions_per_decision": round(int(found.group(1)) / n), "decisions": n}
+    return callgrind(__file__, ["--decisions", str(args.decisions),
+                                "--matches", str(args.matches)])
 
 
 def main() -> int:
