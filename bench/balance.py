@@ -38,6 +38,7 @@ import math
 import multiprocessing
 import sys
 import time
+from dataclasses import replace
 from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "shared"))
 
 from kickline import result  # noqa: E402
-from kickline.bots import BOTS, BUDGETS, Budget, SearchBot  # noqa: E402
+from kickline.bots import BOTS, BUDGETS, SearchBot  # noqa: E402
 from kickline.roster import SPECIES_TEAMS  # noqa: E402
 from kickline.simulate import play_match  # noqa: E402
 from kickline.state import Config  # noqa: E402
@@ -97,8 +98,7 @@ def _setup(path: str, bot: str, scale: float) -> None:
         house(path)
     if scale != 1.0 and bot in BUDGETS:
         b = BUDGETS[bot]
-        BOTS[bot] = SearchBot(Budget(max(1, round(b.playouts * scale)), b.horizon,
-                                     b.candidates))
+        BOTS[bot] = SearchBot(replace(b, playouts=max(1, round(b.playouts * scale))))
 
 
 def house(path: str) -> None:

@@ -70,9 +70,10 @@ class Counted:
         self.calls = 0
         self.inner = search.playout
 
-    def __call__(self, s: State, me: int, horizon: int, rng: random.Random) -> int:
+    def __call__(self, s: State, me: int, horizon: int, rng: random.Random,
+                 score: search.Evaluation = search.win_chance) -> int:
         self.calls += 1
-        return self.inner(s, me, horizon, rng)
+        return self.inner(s, me, horizon, rng, score)
 
 
 def decide(bot: SearchBot, positions: list[Position], seed: int) -> list[str]:

@@ -3,7 +3,7 @@
     python bench/bots.py [--pairs casual:beginner,strong:casual,strongest:strong]
                          [--modes advanced] [--boards 7] [--matches 200] [--workers 2]
                          [--scale 1.0] [--seed 0] [--deadline 0] [--json]
-                         [--budget strong=128/2 ...]
+                         [--budget strong=128/2 ...] [--budget strongest=64/2/rich]
 
 Each pair plays ``--matches`` matches per mode and board; the stronger level takes seat 0
 in half of them (the toss is a die like any other), and in standard and advanced mode the
@@ -17,8 +17,11 @@ pair and mode would cost on this machine at those figures.
 The search levels think for a fixed number of playouts (``kickline.bots.BUDGETS``), not
 for a wall-clock time, so a run is reproducible and any machine measures the same
 strength; ``--scale`` multiplies every playout budget (0.25 plays a cheaper ladder), and
-``--budget LEVEL=PLAYOUTS/HORIZON`` tries another budget for a search level (how the
-levels' budgets were chosen; the report names the budgets it played).
+``--budget LEVEL=PLAYOUTS/HORIZON[/EVALUATION]`` tries another budget for a search level
+(how the levels' budgets were chosen; the report names the budgets it played), and
+optionally another evaluation of the playouts' last positions (``search.EVALUATIONS``:
+``basic``, ``rich``), so a variant can be played against the same search at the same
+budget (``--pairs strongest:strong --budget strong=64/2 --budget strongest=64/2/rich``).
 Matches run in ``--workers`` processes over disjoint seeds.  ``--deadline`` bounds a
 pair's run in wall-clock seconds on a shared machine: the matches are taken in their
 order and the first ones finished by then are the sample (a prefix, so a long match is
@@ -34,6 +37,7 @@ import multiprocessing
 import random
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +45,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "shared"))
 
 import kickline  # noqa: E402
-from kickline.bots import BOTS, BUDGETS, Bot, Budget, SearchBot  # noqa: E402
+from kickline.bots import BOTS, BUDGETS, Bot, SearchBot  # noqa: E402
+from kickline.bots.search import EVALUATIONS  # noqa: E402
 from kickline.roster import SPECIES_TEAMS  # noqa: E402
 
 Z95 = 1.959964
@@ -59,32 +64,37 @@ def wilson(wins: float, n: int) -> tuple[float, float]:
     return (centre - half) / den, (centre + half) / den
 
 
-Budgets = dict[str, tuple[int, int]]  # level -> (playouts, horizon), before --scale
+# level -> (playouts, horizon, evaluation), before --scale
+Budgets = dict[str, tuple[int, int, str]]
 Job = tuple[str, str, str, int, int, float, int, Budgets]
 
 
 def budgets_of(specs: list[str]) -> Budgets:
     """``BUDGETS`` with ``LEVEL=PLAYOUTS/HORIZON`` overrides; a bad one exits with the cause."""
-    out = {lv: (b.playouts, b.horizon) for lv, b in BUDGETS.items()}
+    out = {lv: (b.playouts, b.horizon, b.evaluation) for lv, b in BUDGETS.items()}
     for spec in specs:
         level, _, value = spec.partition("=")
-        playouts, _, horizon = value.partition("/")
+        playouts, _, rest = value.partition("/")
+        horizon, _, evaluation = rest.partition("/")
         if level not in BUDGETS or not playouts.isdigit() or not horizon.isdigit() \
-                or int(playouts) < 1 or int(horizon) < 1:
-            raise SystemExit(f"--budget {spec!r}: expected LEVEL=PLAYOUTS/HORIZON with "
-                             f"LEVEL one of {', '.join(BUDGETS)}, e.g. strong=128/2")
-        out[level] = (int(playouts), int(horizon))
+                or int(playouts) < 1 or int(horizon) < 1 \
+                or (evaluation and evaluation not in EVALUATIONS):
+            raise SystemExit(f"--budget {spec!r}: expected LEVEL=PLAYOUTS/HORIZON[/EVALUATION] "
+                             f"with LEVEL one of {', '.join(BUDGETS)} and EVALUATION one of "
+                             f"{', '.join(EVALUATIONS)}, e.g. strong=128/2 or strong=64/2/rich")
+        out[level] = (int(playouts), int(horizon), evaluation or BUDGETS[level].evaluation)
     return out
 
 
 def bot_for(level: str, scale: float, budgets: Budgets) -> Bot:
     if level not in BUDGETS:
         return BOTS[level]
-    playouts, horizon = budgets[level]
+    playouts, horizon, evaluation = budgets[level]
     b = BUDGETS[level]
-    if scale == 1.0 and (playouts, horizon) == (b.playouts, b.horizon):
+    if scale == 1.0 and (playouts, horizon, evaluation) == (b.playouts, b.horizon, b.evaluation):
         return BOTS[level]
-    return SearchBot(Budget(max(1, round(playouts * scale)), horizon, b.candidates))
+    return SearchBot(replace(b, playouts=max(1, round(playouts * scale)), horizon=horizon,
+                             evaluation=evaluation))
 
 
 def play(job: Job) -> dict[str, Any]:
@@ -155,8 +165,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deadline", type=float, default=0.0,
                     help="wall-clock seconds per pair, mode and board (0: no limit)")
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--budget", action="append", default=[], metavar="LEVEL=PLAYOUTS/HORIZON",
-                    help="play a search level at another budget, e.g. strong=128/2")
+    ap.add_argument("--budget", action="append", default=[],
+                    metavar="LEVEL=PLAYOUTS/HORIZON[/EVALUATION]",
+                    help="play a search level at another budget (and evaluation), "
+                         "e.g. strong=128/2, strongest=64/2/rich")
     args = ap.parse_args(argv)
     budgets = budgets_of(args.budget)
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
@@ -181,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
                                     for lv in per)
                 row = {"strong": strong, "weak": weak, "mode": mode, "board": board,
                        "scale": args.scale,
-                       "budgets": {lv: f"{p}/{h}" for lv, (p, h) in budgets.items()
+                       "budgets": {lv: f"{p}/{h}/{e}" for lv, (p, h, e) in budgets.items()
                                    if lv in (strong, weak)},
                        "matches": len(rows),
                        "matches_asked": args.matches, "strong_wins": wins,
@@ -194,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
                 if args.json:
                     print(json.dumps(row), flush=True)
                 else:
-                    shown = "".join(f", {lv} {p}/{h}" for lv, (p, h) in budgets.items()
+                    shown = "".join(f", {lv} {p}/{h}/{e}" for lv, (p, h, e) in budgets.items()
                                     if lv in (strong, weak))
                     print(f"{strong} v {weak} {mode} b{board} (scale {args.scale}{shown}): "
                           f"{wins}/{len(rows)} of {args.matches} = "

@@ -11,7 +11,7 @@ from scenario import Match, position
 import kickline
 from kickline.bots import BOTS, LEVELS, Budget, SearchBot, make_bot
 from kickline.bots.belief import believe
-from kickline.bots.evaluate import win_chance
+from kickline.bots.evaluate import FEATURES, features, win_chance, win_chance_rich
 from kickline.bots.search import equilibrium
 from kickline.state import State
 
@@ -156,6 +156,24 @@ def test_a_lead_and_the_ball_near_the_goal_are_worth_more() -> None:
     assert win_chance(ahead, 0) > win_chance(base, 0) > win_chance(ahead, 1)
     late = ahead._replace(minute=28)
     assert win_chance(late, 0) > win_chance(ahead, 0)
+
+
+def test_the_richer_evaluation_is_signed_for_the_side_and_weighs_tired_players() -> None:
+    """Every feature is the side's minus the other's, so the two sides' chances add up
+    to about one; an Exhausted or injured player of one's own counts against."""
+    base = _challenged("advanced", ("cyborgs", "oozes")).state
+    assert len(features(base, 0)) == len(FEATURES)
+    assert features(base, 1) == tuple(-x for x in features(base, 0))
+    assert abs(win_chance_rich(base, 0) + win_chance_rich(base, 1) - 1000) <= 2
+    h4 = 4  # home's handler
+    tired = base._replace(players=tuple(p._replace(tokens=9) if i == h4 else p
+                                        for i, p in enumerate(base.players)))
+    hurt = base._replace(players=tuple(p._replace(injured=True) if i == h4 else p
+                                       for i, p in enumerate(base.players)))
+    assert win_chance_rich(tired, 0) < win_chance_rich(base, 0)
+    assert win_chance_rich(hurt, 0) < win_chance_rich(base, 0)
+    ahead = base._replace(score=(1, 0))
+    assert win_chance_rich(ahead, 0) > win_chance_rich(base, 0)
 
 
 def test_every_level_is_offered_and_plays_legally() -> None:

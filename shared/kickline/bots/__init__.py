@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from .greedy import View, greedy_bot, random_bot
 from .search import Budget, Clock, SearchBot
@@ -47,7 +48,7 @@ def make_bot(level: str, *, seconds: float = 0.0, clock: Clock | None = None) ->
     if level in BUDGETS:
         b = BUDGETS[level]
         if seconds > 0:
-            b = Budget(b.playouts, b.horizon, b.candidates, seconds)
+            b = replace(b, seconds=seconds)
         return SearchBot(b, clock)
     return BOTS[level]
 

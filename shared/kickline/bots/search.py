@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import reduce
 from operator import add, mul
 from typing import Any
@@ -32,7 +32,7 @@ from typing import Any
 from .. import engine
 from ..state import State
 from .belief import believe
-from .evaluate import win_chance
+from .evaluate import win_chance, win_chance_fine, win_chance_plus, win_chance_rich
 from .greedy import greedy_on_state
 
 View = dict[str, Any]
@@ -50,6 +50,12 @@ class Budget:
     horizon: int  # turns played out before the position is scored
     candidates: int = 12  # options searched at most; the rest are pruned by the policy
     seconds: float = 0.0  # a host's wall-clock cap per decision, 0 for none
+    evaluation: str = "basic"  # how a playout's last position is scored (EVALUATIONS)
+
+
+Evaluation = Callable[[State, int], int]
+EVALUATIONS: dict[str, Evaluation] = {"basic": win_chance, "fine": win_chance_fine,
+                                       "plus": win_chance_plus, "rich": win_chance_rich}
 
 
 def policy(s: State, seat: int, legal: Sequence[str], rng: random.Random) -> str:
@@ -60,7 +66,8 @@ def policy(s: State, seat: int, legal: Sequence[str], rng: random.Random) -> str
     return greedy_on_state(s, seat, legal, rng)
 
 
-def playout(s: State, me: int, horizon: int, rng: random.Random) -> int:
+def playout(s: State, me: int, horizon: int, rng: random.Random,
+            score: Evaluation = win_chance) -> int:
     """Play on from ``s`` for ``horizon`` turns; ``me``'s chance to win, per mille."""
     turns = 0
     minute, period = s.minute, s.period
@@ -81,7 +88,7 @@ def playout(s: State, me: int, horizon: int, rng: random.Random) -> int:
             minute, period = s.minute, s.period
             if turns >= horizon:
                 break
-    return win_chance(s, s.side_of(me))
+    return score(s, s.side_of(me))
 
 
 class SearchBot:
@@ -95,10 +102,10 @@ class SearchBot:
     def __init__(self, budget: Budget, clock: Clock | None = None) -> None:
         self.budget = budget
         self.clock = clock
+        self.score = EVALUATIONS[budget.evaluation]
 
     def timed(self, seconds: float, clock: Clock) -> SearchBot:
-        b = self.budget
-        return SearchBot(Budget(b.playouts, b.horizon, b.candidates, seconds), clock)
+        return SearchBot(replace(self.budget, seconds=seconds), clock)
 
     def __call__(self, view: View, legal: Sequence[str], rng: random.Random) -> str:
         if len(legal) == 1:
@@ -163,7 +170,8 @@ class SearchBot:
             seeds = self._seeds(rng, per)
             for seed in seeds:
                 for d in alive:
-                    totals[d] += playout(after[d], seat, b.horizon, random.Random(seed))
+                    totals[d] += playout(after[d], seat, b.horizon, random.Random(seed),
+                                         self.score)
                     counts[d] += 1
                     spent += 1
                     # The clock is read after every playout, so a cap is overrun by one
@@ -206,7 +214,7 @@ class SearchBot:
                     t = after[mine[i]]
                     if e and other in engine.to_act(t)[1]:  # not filled in already
                         t = engine.apply(t, other, e)[0]
-                    row.append(playout(t, seat, b.horizon, random.Random(seed)))
+                    row.append(playout(t, seat, b.horizon, random.Random(seed), self.score))
                 rows[i] = row
                 if self._out_of_time(deadline):
                     break
