@@ -118,12 +118,18 @@ def step(steps: list[tuple[str, Any, Any]]) -> None:
 
 def instructions(args: argparse.Namespace) -> dict[str, Any]:
     """Run this script under callgrind (``--inner``) and read the instructions counted."""
+    return callgrind(__file__, ["--decisions", str(args.decisions), "--seed", str(args.seed)])
+
+
+def callgrind(script: str, argv: list[str]) -> dict[str, Any]:
+    """Run ``script --inner ARGV`` under callgrind, counting what runs inside
+    ``operator.call`` (the script calls its measured part through it and prints how
+    many decisions that made): instructions per decision."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         cmd = ["valgrind", "--tool=callgrind", "--collect-atstart=no",
                "--toggle-collect=_operator_call", f"--callgrind-out-file={out}",
-               sys.executable, __file__, "--inner", "--decisions", str(args.decisions),
-               "--seed", str(args.seed)]
+               sys.executable, script, "--inner", *argv]
         env = dict(os.environ, PYTHONHASHSEED="0")
         done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
     found = re.search(r"Collected : (\d+)", done.stderr)

@@ -9,8 +9,9 @@ decision passes through and stamps each with ``time.perf_counter()``:
   (``Actor._handle``: the core's work, the durable write, the replies queued);
 - ``p0`` / ``p1``: the durable write (``Actor._persist``: the thread hop and the
   group commit);
-- ``push``: the ``ack`` was queued on the connection; ``sent``: the writer task handed
-  the frame holding it to the socket (``ServerConnection.send`` returned).
+- ``push``: the ``ack`` was queued on the connection; ``sent``: the frame holding it was
+  handed to the socket (``ServerConnection.send_data`` returned: from the transport's
+  flush, or from the writer task's ``send`` when the socket was full).
 
 It also keeps every collection of the cyclic collector (start, wall and CPU time,
 generation) and the event loop's lag (a task asking to sleep 5 ms, and how late it woke).
@@ -157,20 +158,22 @@ def install_server(trace: ServerTrace) -> None:
     transport.Connection.__init__ = traced_init  # type: ignore[method-assign]
     transport.Connection.push = traced_push  # type: ignore[method-assign]
 
-    send = ServerConnection.send
+    # The transport's flush writes through websockets' protocol and ``send_data``, the
+    # writer task through ``send``, which ends in ``send_data`` too: stamp there.
+    send_data = ServerConnection.send_data
 
-    async def traced_send(self: Any, message: Any, *args: Any, **kw: Any) -> None:
+    def traced_send_data(self: Any) -> None:
         conn = getattr(self, "_trace_conn", None)
         rows: list[list[float]] = []
         if conn is not None and conn._trace_unsent:
             rows, conn._trace_unsent = conn._trace_unsent, []
-        await send(self, message, *args, **kw)
+        send_data(self)
         if rows:
             t = time.perf_counter()
             for row in rows:
                 row[SENT] = t
 
-    ServerConnection.send = traced_send  # type: ignore[method-assign]
+    ServerConnection.send_data = traced_send_data  # type: ignore[method-assign]
 
     from kickline_server import store_sqlite
 
@@ -213,7 +216,7 @@ SEGMENTS = (
     ("actor_to_persist", "the core's work (apply, views, encoding)"),
     ("persist", "the durable write: thread hop + group commit"),
     ("persist_to_ack_queued", "replies queued"),
-    ("queued_to_sent", "the connection's writer task"),
+    ("queued_to_sent", "the end of the loop pass: the connection's flush"),
     ("sent_to_client_read", "the socket + the load reading the frame"),
     ("client_read_to_handled", "the load decoding and handling the frame"),
 )

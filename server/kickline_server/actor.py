@@ -12,18 +12,19 @@ the lease is lost, or when its task group is cancelled.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import math
 import random
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from . import gcpolicy, metrics, quarantine
 from .core import (
@@ -52,6 +53,87 @@ from .store import LeaseLost, Store, StoreError, StoreUnavailable, pack, unpack
 
 log = logging.getLogger(__name__)
 _failures = Throttled(log)
+T = TypeVar("T")
+
+
+class Inbox(Generic[T]):
+    """A bounded first-in first-out queue with one reader, on the event loop's thread.
+
+    What anyio's memory object stream did for the actor, for less: its ``receive``
+    yields to the loop on every call and makes a waiter object each time it waits (an
+    ``anyio.Event``, which asks which async library runs), once per decision.  Here a
+    reader that finds an item takes it without yielding, and one that waits awaits a
+    bare future the next :meth:`offer` resolves.  Senders that :meth:`put` into a full
+    inbox wait in turn; each reader's take moves the first waiting item in, so they
+    keep their order, as the stream's waiting senders did.  Once :meth:`close` d, an
+    offer is refused and a waiting or later put returns having queued nothing."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.closed = False
+        self._items: deque[T] = deque()
+        self._reader: asyncio.Future[None] | None = None
+        self._senders: deque[tuple[asyncio.Future[None], T]] = deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def offer(self, item: T) -> bool:
+        """Queue ``item`` now; ``False`` if the inbox is full or closed."""
+        if self.closed or len(self._items) >= self.size:
+            return False
+        self._items.append(item)
+        reader = self._reader
+        if reader is not None and not reader.done():
+            reader.set_result(None)
+        return True
+
+    async def put(self, item: T) -> None:
+        """Queue ``item``, waiting for room; nothing is queued if the inbox closes."""
+        if self.offer(item) or self.closed:
+            return
+        room = asyncio.get_running_loop().create_future()
+        entry = (room, item)
+        self._senders.append(entry)
+        try:
+            await room
+        finally:
+            if room.cancelled():  # the sender was cancelled: its item is not queued
+                with contextlib.suppress(ValueError):
+                    self._senders.remove(entry)
+
+    async def get(self) -> T:
+        """The next item, waiting for one."""
+        items = self._items
+        while not items:
+            if self.closed:
+                raise anyio.ClosedResourceError
+            if self._loop is None:  # once: on CPython 3.11 each asks getpid()
+                self._loop = asyncio.get_running_loop()
+            self._reader = self._loop.create_future()
+            try:
+                await self._reader
+            finally:
+                self._reader = None
+        item = items.popleft()
+        while self._senders and len(items) < self.size:
+            room, waiting = self._senders.popleft()
+            if not room.done():
+                items.append(waiting)
+                room.set_result(None)
+        return item
+
+    def close(self) -> None:
+        """Refuse what comes next; waiting senders return (their items not queued)."""
+        self.closed = True
+        for room, _ in self._senders:
+            if not room.done():
+                room.set_result(None)
+        self._senders.clear()
+        reader = self._reader
+        if reader is not None and not reader.done():
+            reader.set_result(None)
 
 
 class Peer(Protocol):
@@ -121,9 +203,7 @@ class Actor:
         self._waiters: dict[int, anyio.Event] = {}
         # Each command carries the time it was queued: a decision's round trip is timed
         # from there (metrics.DECISION_SECONDS).
-        self._send: MemoryObjectSendStream[tuple[Command, Peer | None, float]]
-        self._recv: MemoryObjectReceiveStream[tuple[Command, Peer | None, float]]
-        self._send, self._recv = anyio.create_memory_object_stream(limits.inbox)
+        self._inbox: Inbox[tuple[Command, Peer | None, float]] = Inbox(limits.inbox)
 
     @property
     def match_id(self) -> str:
@@ -131,16 +211,11 @@ class Actor:
 
     def offer(self, cmd: Command, peer: Peer | None = None) -> bool:
         """Queue a command; ``False`` if the inbox is full or the actor has stopped."""
-        try:
-            self._send.send_nowait((cmd, peer, time.perf_counter()))
-        except (anyio.WouldBlock, anyio.ClosedResourceError, anyio.BrokenResourceError):
-            return False
-        return True
+        return self._inbox.offer((cmd, peer, time.perf_counter()))
 
     async def put(self, cmd: Command, peer: Peer | None = None) -> None:
         """Queue a command, waiting for room; does nothing once the actor stopped."""
-        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
-            await self._send.send((cmd, peer, time.perf_counter()))
+        await self._inbox.put((cmd, peer, time.perf_counter()))
 
     def stop(self) -> None:
         """Stop between commands (a drain): the command in hand, if any, is abandoned
@@ -168,7 +243,7 @@ class Actor:
     @property
     def queued(self) -> int:
         """Commands waiting in the inbox."""
-        return self._send.statistics().current_buffer_used
+        return len(self._inbox)
 
     async def call(self, cmd: Command) -> bool:
         """Queue a command and wait until it has been handled and its effects carried
@@ -194,20 +269,23 @@ class Actor:
                     self.lease_lost()
                 tg.cancel_scope.cancel()
         finally:
-            self._recv.close()
+            self._inbox.close()
             self.stopped.set()
             for waiter in self._waiters.values():
                 waiter.set()
 
     async def _loop(self) -> None:
-        async with self._recv:
+        inbox = self._inbox
+        try:
             while not self.finished:
-                cmd, peer, queued = await self._recv.receive()
+                cmd, peer, queued = await inbox.get()
                 gcpolicy.handled()  # a short collection every so many commands
                 await self._handle(cmd, peer)
                 if type(cmd) is Decide:
                     metrics.DECISIONS.inc()
                     metrics.DECISION_SECONDS.observe(time.perf_counter() - queued)
+        finally:
+            inbox.close()
 
     async def _alarms(self) -> None:
         """The timer task: sleeps until the earliest timer, then queues a

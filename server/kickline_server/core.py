@@ -312,6 +312,13 @@ plain values: the cyclic collector stops tracking it, where 64 objects per match
 reply cache) were 40 % of what a full collection walked at 1 000 matches."""
 
 
+_Common = tuple[str, tuple[int, ...], str, int | None, Plain, list[int], Plain, list[Plain],
+                list[bool]]
+"""What every seat's prompt of one moment shares: to_act's kind and seats, the status,
+the version, and the ``to_act``, ``turns``, ``clock``, ``presence`` and ``revealed``
+fields (one object each, in every seat's message)."""
+
+
 @dataclass(slots=True)
 class _Pending:
     """What one ``handle`` call has decided to do, gathered then ordered."""
@@ -402,6 +409,12 @@ class MatchCore:
         # immutable, so a view is built once per state and seat however many
         # connections get it, and its patch once.
         self._views: dict[int | None, tuple[Any, Plain, int | None, Patch | None]] = {}
+        # Per seat, the legal decisions its last prompt listed, with their state: handed
+        # back to ``apply`` when the seat decides on that state, which then need not work
+        # them out again (the ruleset's own memo holds one state, and with many live
+        # matches another match's has replaced it by then).
+        self._kept_legal: dict[int, tuple[Any, Sequence[str]]] = {}
+        self._banks: tuple[list[float], list[float]] | None = None  # (banks, rounded)
 
     # -- persistence --
 
@@ -911,7 +924,10 @@ class MatchCore:
         player's entry also keeps its message id and, if it changed, the seat's bank,
         so a restore that replays it rebuilds the reply cache and the clock."""
         before = self.game.version(self.state)
-        self.state, events = self.game.apply(self.state, seat, decision, version=version)
+        kept = self._kept_legal.get(seat)
+        self.state, events = self.game.apply(
+            self.state, seat, decision, version=version,
+            legal=kept[1] if kept is not None and kept[0] is self.state else None)
         entry: Plain = {"k": "d", "s": seat, "d": decision, "v": before, "by": by,
                         "e": events}
         if re is not None:
@@ -1052,19 +1068,45 @@ class MatchCore:
                                            "seat": seat, **self.presence(seat)}))
 
     def _prompt_to(self, conn: int, p: _Pending,
-                   cache: dict[tuple[int | None, int, int | None], Message] | None = None
-                   ) -> None:
+                   cache: dict[tuple[int | None, int, int | None], Message] | None = None,
+                   common: _Common | None = None) -> None:
         c = self.conns[conn]
         base = c.base if c.patches else None
         key = (c.seat, c.cursor, base)
         msg = cache.get(key) if cache is not None else None
         if msg is None:
-            msg = self._prompt(c.seat, c.cursor, base)
+            msg = self._prompt(c.seat, c.cursor, base, common)
             if cache is not None:
                 cache[key] = msg
         c.cursor = self.log.event_count
         c.base = msg["version"] if self.state is not None else None
         p.sends.append(Send(conn, msg))
+
+    def _common(self) -> _Common:
+        """The parts of a prompt every seat's shares (built once when both are)."""
+        kind, seats, secret = self.to_act()
+        return (kind, seats, self.status, self._version(),
+                {"kind": kind, "seats": list(seats), "secret": secret},
+                list(self.turns),
+                {"decision": self.clock.decision,
+                 "bank": self._bank_shown(),
+                 "deadline": [self._deadline(s) for s in (0, 1)],
+                 "timeouts": list(self.timeouts)},
+                [self.presence(s) for s in (0, 1)],
+                [c is not None for c in self.contributions])
+
+    def _bank_shown(self) -> list[float]:
+        """The banks as prompts show them (to the ms); rounded again only when they
+        changed (a decision over its time), not twice a decision."""
+        shown = self._banks
+        if shown is None or shown[0] != self.bank:
+            shown = self._banks = (list(self.bank), [round(b, 3) for b in self.bank])
+        return list(shown[1])
+
+    def _legal_for(self, seat: int) -> list[str]:
+        legal = self.game.legal(self.state, seat)
+        self._kept_legal[seat] = (self.state, legal)
+        return list(legal)
 
     def _seat_view(self, seat: int | None) -> tuple[Plain, int | None, Patch | None]:
         """``view(state, seat)``, built once per state, with the previous view's version
@@ -1078,35 +1120,34 @@ class MatchCore:
         self._views[seat] = (self.state, view, before, patch)
         return view, before, patch
 
-    def _prompt(self, seat: int | None, since: int, base: int | None = None) -> Message:
+    def _prompt(self, seat: int | None, since: int, base: int | None = None,
+                common: _Common | None = None) -> Message:
         """The prompt for ``seat`` with the events from ``since``.  Given ``base`` (the
         version of the view the connection holds; protocol 2), the view goes as a patch
         from it when there is one: ``base`` and ``patch`` instead of ``view``, and
         without the fields that never change while a match is played (``game``,
-        ``players``, ``rated``, ``commit``, ``commits``, ``code``, ``watch_code``)."""
-        kind, seats, secret = self.to_act()
+        ``players``, ``rated``, ``commit``, ``commits``, ``code``, ``watch_code``).
+        ``common``: what every seat's prompt of this moment shares, when several are
+        built (:meth:`_common`)."""
+        if common is None:
+            common = self._common()
+        kind, seats, status, version, to_act, turns, clock, presence, revealed = common
         playing = self.state is not None
-        version = self._version()
         msg: Message = {
             "t": "prompt",
             "match": self.match_id,
             "seat": seat,
-            "status": self.status,
+            "status": status,
             "version": version,
             "events": self.game.redact(self.log.events(since), seat) if playing else [],
             "from": since,
             "next": self.log.event_count,
-            "to_act": {"kind": kind, "seats": list(seats), "secret": secret},
-            "legal": self._legal(seat),
-            "turns": list(self.turns),
-            "clock": {
-                "decision": self.clock.decision,
-                "bank": [round(b, 3) for b in self.bank],
-                "deadline": [self._deadline(s) for s in (0, 1)],
-                "timeouts": list(self.timeouts),
-            },
-            "presence": [self.presence(s) for s in (0, 1)],
-            "revealed": [c is not None for c in self.contributions],
+            "to_act": to_act,
+            "legal": self._legal_for(seat) if kind == "decide" and seat in seats else [],
+            "turns": turns,
+            "clock": clock,
+            "presence": presence,
+            "revealed": revealed,
         }
         if not playing:
             msg["view"] = None
@@ -1171,8 +1212,9 @@ class MatchCore:
         if p.broadcast:
             cache: dict[tuple[int | None, int, int | None], Message] = {}
             sends = _Pending()
+            common = self._common() if self.conns else None
             for conn in self.conns:
-                self._prompt_to(conn, sends, cache)
+                self._prompt_to(conn, sends, cache, common)
             if p.finished is not None:
                 over = self._over_message()
                 sends.sends.extend(Send(conn, over) for conn in self.conns)

@@ -267,8 +267,15 @@ class Store(Protocol):
         ...
 
 
+_packer = msgpack.Packer(use_bin_type=True)
+"""One packer for everything stored (``packb`` builds one per call: 1.0 µs against 0.6
+for a decision's log entry, one to three a decision).  Thread-safe as ``protocol``'s is:
+``pack`` runs in C under the GIL from start to end and resets its buffer after each
+object, and after a failure too."""
+
+
 def pack(obj: Any) -> bytes:
-    data: bytes = msgpack.packb(obj, use_bin_type=True)
+    data: bytes = _packer.pack(obj)
     return data
 
 

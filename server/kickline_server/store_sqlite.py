@@ -5,8 +5,10 @@ durable when the process dies (``kill -9`` included) but the last commits may be
 if the machine loses power; ``FULL`` adds an fsync per commit and survives power loss.
 Blocking calls run in worker threads, one at a time (a lock guards the connection),
 and writes (saves, leases, invite codes) are group-committed: the writes that arrive
-while a transaction is being written go together into the next one (each inside its
-own savepoint), so many matches share one commit and one trip to a worker thread.
+while a transaction is being written go together into the next one (each undone alone
+if it fails: inside its own savepoint, or, for a save, which refuses before it writes,
+by writing the batch again with savepoints should it ever fail later), so many matches
+share one commit and one trip to a worker thread.
 
 A save returns only after its transaction committed, and each match's log rows +
 snapshot change together, so a ``kill -9`` leaves either the old or the new match
@@ -35,6 +37,7 @@ queued behind it) waited for it: tens of ms every second or two at 1 000 live ma
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 import time
@@ -89,6 +92,14 @@ class _Write:
     result: Any = None
     done: bool = False
     error: Exception | None = None
+    checks_first: bool = False
+    """``fn`` refuses (``LeaseLost``, ``LogGap``) only before its first write, so it
+    needs no savepoint of its own to be undone: a save."""
+
+
+class _Redo(Exception):
+    """A write without a savepoint failed after it had written: the batch is rolled
+    back and written again, each write in its savepoint."""
 
 
 class _Batches:
@@ -99,7 +110,11 @@ class _Batches:
     def __init__(self) -> None:
         self.pending: deque[_Write] = deque()
         self.flushing = False
-        self.done = anyio.Event()
+        # Who waits for the batch being written: a bare future each, where an
+        # anyio.Event per batch and asyncio's Event.wait (each asks for the running
+        # loop: a getpid() on CPython 3.11) cost a save ~2-3 µs more.
+        self._waiting: list[asyncio.Future[None]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def run(self, job: _Write,
                   commit: Callable[[list[_Write]], Awaitable[None]], *,
@@ -110,10 +125,13 @@ class _Batches:
         self.pending.append(job)
         while not job.done:
             if self.flushing:  # a batch is being written: wait for it, then look again
-                await self.done.wait()
+                assert self._loop is not None  # the writing one's
+                written = self._loop.create_future()
+                self._waiting.append(written)
+                await written  # a cancelled waiter cancels its own future only
                 continue
             self.flushing = True
-            done = self.done
+            self._loop = asyncio.get_running_loop()  # once a batch, not once a waiter
             try:
                 if gather:
                     await anyio.lowlevel.cancel_shielded_checkpoint()
@@ -122,8 +140,10 @@ class _Batches:
                 await commit(batch)
             finally:
                 self.flushing = False
-                self.done = anyio.Event()
-                done.set()
+                waiting, self._waiting = self._waiting, []
+                for written in waiting:
+                    if not written.done():
+                        written.set_result(None)
         if job.error is not None:
             raise job.error
         return job.result
@@ -199,21 +219,20 @@ class SqliteStore:
             raise StoreUnavailable(str(exc)) from exc
 
     def _commit(self, batch: list[_Write]) -> None:
-        """In a worker thread, holding the lock: one transaction for ``batch``."""
+        """Holding the lock (in a worker thread, or on the loop's): one transaction for
+        ``batch``.  Each write is undone alone if it fails, so the others commit: inside
+        a savepoint of its own, but for saves, which refuse before they write (two
+        statements fewer a decision).  Should one fail once it has written (a bug), the
+        batch is rolled back and written again with a savepoint for every write."""
         db = self._db
         try:
-            db.execute("BEGIN IMMEDIATE")
-            for j in batch:
-                db.execute("SAVEPOINT one")
-                try:
-                    j.result = j.fn(*j.args)
-                except sqlite3.OperationalError:
-                    raise  # the disk or the database: the whole batch fails
-                except Exception as exc:  # this write's refusal (or its build's bug)
-                    j.error = exc
-                    db.execute("ROLLBACK TO one")
-                db.execute("RELEASE one")
-            db.execute("COMMIT")
+            try:
+                self._transaction(batch, savepoints=False)
+            except _Redo:
+                db.execute("ROLLBACK")
+                for j in batch:
+                    j.result = j.error = None
+                self._transaction(batch, savepoints=True)
         except sqlite3.Error as exc:
             if db.in_transaction:
                 db.execute("ROLLBACK")
@@ -222,6 +241,31 @@ class SqliteStore:
         finally:
             for j in batch:
                 j.done = True
+
+    def _transaction(self, batch: list[_Write], *, savepoints: bool) -> None:
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        for j in batch:
+            if j.checks_first and not savepoints:
+                try:
+                    j.result = j.fn(*j.args)
+                except (LeaseLost, LogGap) as exc:  # refused before writing anything
+                    j.error = exc
+                except sqlite3.OperationalError:
+                    raise  # the disk or the database: the whole batch fails
+                except Exception as exc:
+                    raise _Redo from exc
+                continue
+            db.execute("SAVEPOINT one")
+            try:
+                j.result = j.fn(*j.args)
+            except sqlite3.OperationalError:
+                raise  # the disk or the database: the whole batch fails
+            except Exception as exc:  # this write's refusal (or its build's bug)
+                j.error = exc
+                db.execute("ROLLBACK TO one")
+            db.execute("RELEASE one")
+        db.execute("COMMIT")
 
     async def ping(self) -> None:
         """Answer a trivial query (``/readyz``); :class:`StoreUnavailable` if it cannot."""
@@ -250,14 +294,15 @@ class SqliteStore:
         n = 0 if stored is None else stored
         if n < start:
             raise LogGap(f"log of {match_id} has {n} entries, asked to write at {start}")
+        if snapshot is None and stored is None:
+            raise LogGap(f"{match_id} has no snapshot yet: its first save needs one")
+        # Nothing is refused past here (``_Write.checks_first``).
         if n > start:  # entries written before are written again (none past ``log_len``)
             db.execute("DELETE FROM log WHERE match = ? AND idx >= ?", (match_id, start))
         db.executemany("INSERT INTO log (match, idx, entry) VALUES (?, ?, ?)",
                        [(match_id, start + i, e) for i, e in enumerate(entries)])
         ended = self.clock() if finished else None
         if snapshot is None:
-            if stored is None:
-                raise LogGap(f"{match_id} has no snapshot yet: its first save needs one")
             db.execute("UPDATE matches SET log_len = ?, finished = ?,"
                        " ended = COALESCE(ended, ?) WHERE id = ?",
                        (start + len(entries), int(finished), ended, match_id))
@@ -284,10 +329,11 @@ class SqliteStore:
                    start: int, *, finished: bool, owner: str) -> None:
         args = (match_id, snapshot, list(entries), start, finished, owner)
         if self.inline_when is None or not self.inline_when():
-            await self._write(self._save, *args)
+            await self._writes.run(_Write(self._save, args, checks_first=True),
+                                   self._commit_in_thread)
         else:
-            await self._saves.run(_Write(self._save, args), self._commit_inline,
-                                  gather=True)
+            await self._saves.run(_Write(self._save, args, checks_first=True),
+                                  self._commit_inline, gather=True)
 
     async def _commit_inline(self, batch: list[_Write]) -> None:
         """Commit on the event loop's thread, unless a thread has the connection."""

@@ -87,7 +87,8 @@ class DiceRace:
         return []
 
     def apply(
-        self, state: State, seat: int, decision: str, *, version: int | None = None
+        self, state: State, seat: int, decision: str, *, version: int | None = None,
+        legal: Sequence[str] | None = None,
     ) -> tuple[State, list[Plain]]:
         if not isinstance(decision, str) or not _TOKEN.fullmatch(decision):
             raise MalformedDecision(f"not a decision: {decision!r}")
@@ -95,7 +96,7 @@ class DiceRace:
         # still current: the other seat's hidden choice changes nothing it can see.
         if version is not None and version not in (state.version, state.phase_version):
             raise StaleVersion(f"decision made on version {version}, state is {state.version}")
-        if decision not in self.legal(state, seat):
+        if decision not in (self.legal(state, seat) if legal is None else legal):
             raise IllegalDecision(f"{decision} is not legal for seat {seat} now")
         choices = list(state.choices)
         choices[seat] = decision

@@ -20,6 +20,7 @@ from typing import Protocol
 import anyio
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from . import gcpolicy
 from .errlog import Throttled
@@ -130,6 +131,9 @@ class Connection:
         # one per wake-up, two or three per decision.
         self._wake = asyncio.Event()
         self._ended = False  # the writer is gone: nothing more will be sent
+        self._loop = asyncio.get_running_loop()
+        self._flush_due = False  # a _flush is scheduled for this loop pass
+        self._sending = False  # the writer is inside ws.send: the flush leaves it alone
         self._scope: anyio.CancelScope | None = None
         self.bucket = Bucket(limits.burst, time.monotonic())
         """The message-rate bucket: this connection's until hello, then its identity's."""
@@ -147,7 +151,9 @@ class Connection:
             self.close(Close.TRY_AGAIN_LATER, "slow consumer: send queue full")
             return
         self._queue.append(encode(message))
-        self._wake.set()
+        if not self._flush_due:
+            self._flush_due = True
+            self._loop.call_soon(self._flush)
 
     def push_frame(self, frame: bytes) -> None:
         """Queue a message encoded elsewhere (routed back from another process)."""
@@ -157,7 +163,9 @@ class Connection:
             self.close(Close.TRY_AGAIN_LATER, "slow consumer: send queue full")
             return
         self._queue.append(frame)
-        self._wake.set()
+        if not self._flush_due:
+            self._flush_due = True
+            self._loop.call_soon(self._flush)
 
     @property
     def queued(self) -> int:
@@ -214,16 +222,45 @@ class Connection:
     def abusive(self) -> bool:
         return self.bucket.tokens < -self.limits.burst
 
-    async def _writer(self, done: anyio.CancelScope) -> None:
-        """Send what is queued; messages queued together go out as one frame.  Once
-        the connection is closing, send what is left and end (cancelling ``done``).
+    def _flush(self) -> None:
+        """Write what is queued, at the end of the loop pass that queued it (messages
+        queued together, like a decision's ``ack`` and ``prompt``, go out as one frame),
+        straight to the socket from this callback: no task wakes up for it.
 
-        A plain deque and an event rather than a memory object stream: a stream's
-        ``receive`` yields to the event loop on every call, and this runs twice per
-        message on every connection."""
+        websockets' ``send`` does the same two steps (frame the message, hand the bytes
+        to the transport) inside an async context that also waits while the socket's
+        buffer is full, and on a closing connection.  Only then is the writer task
+        woken, to send through ``send``: a paused or closing socket, a connection no
+        longer open, a fragmented send in progress, or the writer already sending."""
+        self._flush_due = False
+        queue = self._queue
+        if not queue or self._ended:
+            return
+        ws = self.ws
+        if (self._sending or self.closing is not None or ws.paused
+                or ws.protocol.state is not State.OPEN or ws.send_in_progress is not None
+                or ws.transport.is_closing()):
+            self._wake.set()
+            return
+        limit = self.limits.max_batch
+        try:
+            while queue:
+                frames = [queue.popleft() for _ in range(min(len(queue), limit))]
+                ws.protocol.send_binary(batch(frames))
+            ws.send_data()
+        except Exception as exc:  # as ``send`` would: the connection is lost
+            ws.set_connection_exc(exc)
+            ws.transport.abort()
+            self._ended = True
+            queue.clear()
+            self._wake.set()  # the writer ends the connection's task group
+
+    async def _writer(self, done: anyio.CancelScope) -> None:
+        """Send what :meth:`_flush` could not write at once; once the connection is
+        closing, send what is left and end (cancelling ``done``)."""
         queue = self._queue
         try:
-            while True:
+            while not self._ended:
                 if not queue:
                     if self.closing is not None:
                         break
@@ -232,7 +269,11 @@ class Connection:
                     continue
                 frames = [queue.popleft() for _ in range(min(len(queue),
                                                              self.limits.max_batch))]
-                await self.ws.send(batch(frames))
+                self._sending = True
+                try:
+                    await self.ws.send(batch(frames))
+                finally:
+                    self._sending = False
         except ConnectionClosed:
             pass
         finally:

@@ -102,9 +102,10 @@ class KicklineGame:
         return legal(state, seat)
 
     def apply(
-        self, state: State, seat: int, decision: str, *, version: int | None = None
+        self, state: State, seat: int, decision: str, *, version: int | None = None,
+        legal: Sequence[str] | None = None,
     ) -> tuple[State, list[Plain]]:
-        return apply(state, seat, decision, version=version)
+        return apply(state, seat, decision, version=version, legal=legal)
 
     def chance_outcomes(self, state: State) -> Sequence[Outcome]:
         return [Outcome(v) for v in chance(state)[2]]

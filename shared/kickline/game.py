@@ -66,12 +66,15 @@ class Game(Protocol):
         ...
 
     def apply(
-        self, state: Any, seat: int, decision: str, *, version: int | None = None
+        self, state: Any, seat: int, decision: str, *, version: int | None = None,
+        legal: Sequence[str] | None = None,
     ) -> tuple[Any, list[Plain]]:
         """Apply one seat's decision (canonical text).
 
         Raises the ruleset's ``MalformedDecision``, ``IllegalDecision`` or
         ``StaleVersion`` (all ``ValueError``) and leaves ``state`` untouched.
+        ``legal``, if given, is what :meth:`legal` answered for this very ``state`` and
+        ``seat``: a host that kept it spares the ruleset working it out again.
         """
         ...
 

@@ -62,6 +62,18 @@ def test_illegal_decision_names_the_legal_ones_and_changes_nothing() -> None:
     assert isinstance(err.value, ValueError) and err.value.code == "illegal"
 
 
+def test_a_host_may_hand_back_the_legal_list_it_was_given() -> None:
+    s = kickoff()
+    legal = kickline.legal(s, 0)
+    kickline.legal(kickline.new_game({"mode": "training", "board": 7}), 0)  # memo gone
+    with_list = kickline.apply(s, 0, "action maneuver", version=s.version, legal=legal)
+    assert with_list == kickline.apply(s, 0, "action maneuver", version=s.version)
+    with pytest.raises(IllegalDecision):
+        kickline.apply(s, 0, "card steal", legal=legal)
+    with pytest.raises(MalformedDecision):
+        kickline.apply(s, 0, "card", legal=legal)
+
+
 def test_a_decision_made_on_an_older_version_is_stale() -> None:
     s = kickoff()
     s2, _ = kickline.apply(s, 0, "action maneuver", version=s.version)

@@ -162,11 +162,11 @@ async def test_a_full_inbox_refuses_instead_of_blocking(tmp_path: Path) -> None:
 class Faulty(toy.DiceRace):
     """The toy ruleset with a bug: a sprint by seat 0 blows up after half-changing things."""
 
-    def apply(self, state: Any, seat: int, decision: str, *, version: int | None = None
-              ) -> Any:
+    def apply(self, state: Any, seat: int, decision: str, *, version: int | None = None,
+              legal: Any = None) -> Any:
         if seat == 0 and decision == "sprint":
             raise RuntimeError("a bug in the rules")
-        return super().apply(state, seat, decision, version=version)
+        return super().apply(state, seat, decision, version=version, legal=legal)
 
 
 async def test_a_failing_command_reloads_the_last_saved_state(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from functools import partial
 from pathlib import Path
@@ -277,6 +278,45 @@ async def test_saves_of_one_loop_pass_commit_together_on_the_loops_thread(
         await _save_all(store, ids)
         assert store.inline_commits == 1  # one transaction for the 20, no thread
         assert await _all_saved(store, ids)
+    finally:
+        await store.aclose()
+
+
+async def test_a_save_failing_after_it_wrote_leaves_nothing_and_the_batch_commits(
+        tmp_path: Path) -> None:
+    """Saves take no savepoint of their own (they refuse before they write): one that
+    fails once it has written (here its finish time cannot be read) makes the batch be
+    written again with a savepoint for each write, so it leaves no row behind and the
+    others commit."""
+    broken: list[bool] = []
+
+    def clock() -> float:
+        if broken:
+            raise RuntimeError("no clock")
+        return time.time()
+
+    store = SqliteStore(tmp_path / "k.sqlite3", clock=clock)
+    try:
+        ids = [f"m{i}" for i in range(6)]
+        await _save_all(store, ids)  # snapshots: the first saves
+        broken.append(True)
+        failed: list[Exception] = []
+
+        async def save(m: str) -> None:
+            try:
+                await store.save(m, None, [b"next"], 1, finished=m == "m3", owner="me")
+            except RuntimeError as exc:
+                failed.append(exc)
+
+        async with anyio.create_task_group() as tg:
+            for m in ids:
+                tg.start_soon(save, m)
+        assert [str(e) for e in failed] == ["no clock"]
+        for m in ids:
+            got = await store.load(m)
+            assert got is not None
+            assert got.log == ([m.encode()] if m == "m3" else [m.encode(), b"next"])
+        assert store.inline_commits == 2
     finally:
         await store.aclose()
 

@@ -11,6 +11,7 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 from journeys import quick_match
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.protocol import State
 
 from kickline_server.transport import TransportLimits
 
@@ -316,12 +317,31 @@ async def test_open_matches_are_listed_private_ones_are_not(serve: Any, server_c
 
 
 class FakeWs:
-    """Records what the writer sends; ``gate`` holds each send (a slow client)."""
+    """Records what the connection sends, through websockets' ``send`` (the writer
+    task) or straight through its protocol (the flush); ``gate`` holds each send (a
+    slow client: a paused socket, which the flush leaves to the writer)."""
 
     def __init__(self) -> None:
         self.frames: list[bytes] = []
         self.gate = anyio.Event()
         self.gate.set()
+        self.protocol = self
+        self.transport = self
+        self.state = State.OPEN
+        self.send_in_progress = None
+
+    @property
+    def paused(self) -> bool:
+        return not self.gate.is_set()
+
+    def is_closing(self) -> bool:
+        return False
+
+    def send_binary(self, data: bytes) -> None:
+        self.frames.append(data)
+
+    def send_data(self) -> None:
+        pass
 
     async def send(self, data: bytes) -> None:
         await self.gate.wait()

@@ -12,6 +12,7 @@ rules' "there is nothing to choose", 4.2.1, 9.3.1): it still emits its event.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .. import rulings as R
@@ -90,6 +91,9 @@ def legal(s: State, seat: int) -> tuple[str, ...]:
     return out
 
 
+_legal_of = legal  # for apply, whose ``legal`` argument hides the function
+
+
 def _legal(s: State, seat: int) -> tuple[str, ...]:
     f = _top(s)
     k = f[0]
@@ -118,19 +122,23 @@ def chance(s: State) -> tuple[str, dict[str, Any], tuple[str, ...]]:
 
 
 def apply(
-    s: State, seat: int, text: str, *, version: int | None = None
+    s: State, seat: int, text: str, *, version: int | None = None,
+    legal: Sequence[str] | None = None,
 ) -> tuple[State, list[Event]]:
     """Apply ``seat``'s decision.  Raises and leaves ``s`` untouched if it is refused.
 
     ``version`` is the state's version the decision was made on: the current one, or in a
-    secret choice the one its phase began with (see :func:`same_phase`)."""
+    secret choice the one its phase began with (see :func:`same_phase`).  ``legal``:
+    what :func:`legal` answered for this ``s`` and ``seat``, if the caller kept it (a
+    server running many matches asks for a match's legal decisions when it prompts, and
+    its next decision comes after other matches' have displaced the memo)."""
     if version is not None and not same_phase(s, version):
         raise StaleVersion(s.version, version)
     if seat not in (0, 1):
         raise IllegalDecision(f"no seat {seat!r}")
     f = _top(s)
     k = f[0]
-    options = legal(s, seat)
+    options = _legal_of(s, seat) if legal is None else legal
     d = text
     # Every legal option is well formed, so only a refused text needs parsing: that is
     # where malformed and illegal are told apart.
