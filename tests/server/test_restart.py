@@ -53,12 +53,15 @@ def raw(port: int, **hello: Any) -> Iterator[Raw]:
 def test_a_sigkill_and_restart_mid_match_forfeits_nobody(
         tmp_path: Path, servers: list[ServerProc],  # noqa: F811
         port: Callable[[], int]) -> None:
-    # One second a decision, no bank, one timeout forfeits: without the restart grace
-    # the player owing a decision would lose a second after the restart.
+    # Ten seconds a decision, no bank, one timeout forfeits: without the restart grace
+    # the owed decision's deadline would stay where the killed server left it (at most
+    # ten seconds after the first prompt), short of the restart plus the grace.  Ten, not
+    # one: the clock runs from the first prompt to the kill, and on a starved machine
+    # that has taken over a second (the seat then forfeited before the kill).
     s = ServerProc(tmp_path / "data", port(), "--restart-grace", str(GRACE), "--grace", "5")
     servers.append(s)
     s.start()
-    clock = {"decision": 1, "bank": 0, "max_timeouts": 1}
+    clock = {"decision": 10, "bank": 0, "max_timeouts": 1}
     with raw(s.port, name="Ada-restart") as a, raw(s.port, name="Bea-restart") as b:
         a.send({"t": "create", "id": "c", **TOY, "clock": clock})
         code = a.expect("ack", re="c")["code"]
