@@ -360,7 +360,12 @@ def relay_server(port: int, compression: bool, mode: str, own: list[bytes],
             pipe.send("ready")
             await recv_pipe(pipe)
 
-    anyio.run(main)
+    # The loop our server runs (uvloop unless KICKLINE_BENCH_LOOP=asyncio), so the
+    # baselines are the floor of the same stack: websockets on the same event loop.
+    from kickline_server.app import loop_options
+
+    anyio.run(main, backend_options=loop_options(os.environ.get("KICKLINE_BENCH_LOOP",
+                                                                "uvloop")))
 
 
 # --- load processes ---------------------------------------------------------------
