@@ -132,12 +132,25 @@ class _Batches:
                 continue
             self.flushing = True
             self._loop = asyncio.get_running_loop()  # once a batch, not once a waiter
+            batch: list[_Write] = []
             try:
                 if gather:
                     await anyio.lowlevel.cancel_shielded_checkpoint()
                 batch = list(self.pending)
                 self.pending.clear()
                 await commit(batch)
+            except BaseException:
+                # The commit did not run (cancelled while it waited for a worker thread,
+                # say, as a match stops): the other writes it took were not written.
+                # They fail, and their writers (waiting below) retry; left undone, each
+                # would find its write neither pending nor done and commit empty batches
+                # forever, on the loop's thread without a cancellable wait.
+                for j in batch:
+                    if not j.done:
+                        j.error = StoreUnavailable("not written: the group commit it "
+                                                   "joined did not run")
+                        j.done = True
+                raise
             finally:
                 self.flushing = False
                 waiting, self._waiting = self._waiting, []

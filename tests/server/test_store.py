@@ -352,3 +352,44 @@ async def test_a_save_finding_the_connection_busy_in_a_thread_commits_after_it(
         assert await _all_saved(store, ["m1"])
     finally:
         await store.aclose()
+
+
+async def test_writes_in_a_group_commit_that_never_ran_fail_and_their_writers_go_on() -> None:
+    """A writer whose save joined another's group commit, and that commit was cancelled
+    before it ran (its task stopped while it waited for a worker thread), gets an error
+    to retry on: it must not find its write neither pending nor done and commit empty
+    batches forever."""
+    from kickline_server.store_sqlite import _Batches, _Write
+
+    batches = _Batches()
+    taken = anyio.Event()
+    empty: list[int] = []
+
+    async def commit(batch: list[_Write]) -> None:
+        if not batch:
+            empty.append(1)
+            raise AssertionError("an empty batch committed: a writer would loop on")
+        taken.set()
+        await anyio.sleep_forever()  # a worker thread that never comes
+
+    first, second = _Write(print, ()), _Write(print, ())
+    failed: list[BaseException] = []
+    scope = anyio.CancelScope()
+
+    async def flusher() -> None:
+        with scope:
+            await batches.run(first, commit, gather=True)
+
+    async def joiner() -> None:
+        try:
+            await batches.run(second, commit, gather=True)
+        except StoreUnavailable as exc:
+            failed.append(exc)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(flusher)
+        tg.start_soon(joiner)  # joins the flusher's batch during its gathering pass
+        await taken.wait()
+        scope.cancel()
+    assert [type(e) for e in failed] == [StoreUnavailable] and not empty
+    assert not batches.flushing and not batches.pending
