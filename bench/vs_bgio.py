@@ -244,11 +244,18 @@ def run_ours(ctx: Any, game: str, matches: int, think: float, warmup: float,
         ours.send("stop")
         stats = ours.recv() if ours.poll(600) else {}
         proc.join(30)
+        # A server that does not exit would take the next run's core: stop it, and say so
+        # in the row (a shutdown that hangs is a bug to find, not a figure).
+        hung = proc.is_alive()
+        if hung:
+            proc.kill()
+            proc.join(10)
     rtts = [x for r in results for x in r["rtts"]]
     out = summary(rtts, sum(r["decisions"] for r in results), cpu, elapsed, (rss0, peak),
                   matches, sum(r["bytes_in"] for r in results),
                   sum(r["cpu_s"] for r in results))
     out["connected"], out["connect_failures"] = connected, failed
+    out["server_did_not_exit"] = hung
     out["server_runqueue_wait_share"] = round(waited / elapsed, 2)
     out["matches_completed"] = sum(r["completed"] for r in results) // 2
     out["connections_dropped"] = sum(r.get("dropped", 0) for r in results)
